@@ -1,0 +1,36 @@
+"""Shared test fixtures: where the reference corpus lives, and how to skip without it.
+
+The corpus (`../shared/corpus` from the project root, or $TWINSOLVE_CORPUS)
+holds real puzzles and published figures. It is read in place, never copied.
+In a user's own clone it may be absent: tests that need it skip and say why.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("TWINSOLVE_CORPUS", ROOT.parent / "shared" / "corpus"))
+
+settings.register_profile(
+    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def corpus_path(*parts: str) -> Path:
+    """A path inside the corpus; skips the calling test when it is not there."""
+    path = CORPUS.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"reference corpus not found at {path} (set TWINSOLVE_CORPUS or place "
+                    "the shared/ folder beside the project)")
+    return path
+
+
+@pytest.fixture
+def corpus():
+    return corpus_path

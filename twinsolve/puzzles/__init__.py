@@ -1,0 +1,1 @@
+"""The rules of each puzzle: instance type, parse / format, verify, objective, render."""

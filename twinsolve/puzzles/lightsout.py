@@ -1,0 +1,268 @@
+"""Lights Out: the rules, the file format, and the independent checker.
+
+Rules. A ROWS x COLS board of lights, each in a state 0..K-1 (K = 2 unless
+`mod K`, K a prime up to 7). Pressing a cell adds 1 (mod K) to that cell and
+its orthogonal neighbours; with `sigma` to the neighbours only; with `torus`
+the board wraps around, and on a 1- or 2-wide torus a neighbour reached
+twice counts twice. Goal: every light at 0 with the fewest presses; a cell may
+be pressed up to K-1 times and presses count with multiplicity.
+
+File: `lightsout ROWS COLS [torus] [sigma] [mod K]`, then ROWS lines of COLS
+digits. Solution: `{"presses": ["0110", ...]}`, one digit per cell.
+
+The idea every back-end shares: presses commute and pressing K times is a
+no-op, so a solution is a vector x over GF(K) with A x = -b, where column
+(r, c) of A is the effect of one press at (r, c).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+
+from ..core.errors import InstanceError
+from ..core.instance_file import Metadata, format_metadata, read_layout
+from ..core.limits import Limits
+from ..core.result import Result, Status, Stopwatch
+
+__all__ = ["Instance", "parse", "format", "verify", "objective", "render", "brute",
+           "press_effect", "PRIMES", "MAX_SIDE"]
+
+PRIMES = (2, 3, 5, 7)
+MAX_SIDE = 5000
+BRUTE_MAX_CANDIDATES = 1 << 20
+
+# Offsets of a press: the cell itself (unless sigma), then right, down, left, up.
+_NEIGHBOURS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+@dataclass(frozen=True)
+class Instance:
+    PUZZLE: ClassVar[str] = "lightsout"
+
+    rows: int
+    cols: int
+    lights: tuple[tuple[int, ...], ...]
+    torus: bool = False
+    sigma: bool = False
+    modulus: int = 2
+    meta: Metadata = ()
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def variant(self) -> str:
+        words = [w for w, on in (("torus", self.torus), ("sigma", self.sigma)) if on]
+        if self.modulus != 2:
+            words.append(f"mod {self.modulus}")
+        return " ".join(words) or "plain"
+
+    @classmethod
+    def all_on(cls, rows: int, cols: int | None = None, **variant: Any) -> Instance:
+        """The classic board: every light on (state 1)."""
+        cols = rows if cols is None else cols
+        return cls(rows, cols, tuple((1,) * cols for _ in range(rows)), **variant)
+
+
+def press_effect(instance: Instance, row: int, col: int) -> list[tuple[int, int]]:
+    """The cells one press at (row, col) adds 1 to, with multiplicity."""
+    hit = [] if instance.sigma else [(row, col)]
+    for dr, dc in _NEIGHBOURS:
+        r, c = row + dr, col + dc
+        if instance.torus:
+            hit.append((r % instance.rows, c % instance.cols))
+        elif 0 <= r < instance.rows and 0 <= c < instance.cols:
+            hit.append((r, c))
+    return hit
+
+
+# ---------------------------------------------------------------- parsing
+
+def _read_header(layout) -> tuple[int, int, bool, bool, int]:
+    words = list(layout.header)
+    if words[0] != "lightsout":
+        raise layout.header_error(f"expected header 'lightsout ROWS COLS', got {words[0]!r}")
+    if len(words) < 3:
+        raise layout.header_error("header needs ROWS and COLS: 'lightsout ROWS COLS'")
+    sizes = []
+    for word, what in ((words[1], "ROWS"), (words[2], "COLS")):
+        if not word.isdigit() or not 1 <= int(word) <= MAX_SIDE:
+            raise layout.header_error(f"{what} must be a whole number 1..{MAX_SIDE}, got {word!r}")
+        sizes.append(int(word))
+    torus = sigma = False
+    modulus = 2
+    rest = iter(words[3:])
+    for word in rest:
+        if word == "torus" and not torus:
+            torus = True
+        elif word == "sigma" and not sigma:
+            sigma = True
+        elif word == "mod" and modulus == 2:
+            value = next(rest, None)
+            if value is None or not value.isdigit() or int(value) not in PRIMES:
+                raise layout.header_error(
+                    f"mod K needs a prime K in {', '.join(map(str, PRIMES))}, got {value!r}")
+            modulus = int(value)
+        else:
+            raise layout.header_error(
+                f"unexpected {word!r} in header (options: torus, sigma, mod K)")
+    return sizes[0], sizes[1], torus, sigma, modulus
+
+
+def parse(text: str, source: str | None = None) -> Instance:
+    """Read a Lights Out instance; any problem is an `InstanceError`."""
+    layout = read_layout(text, source)
+    rows, cols, torus, sigma, modulus = _read_header(layout)
+    body = layout.body
+    if len(body) < rows:
+        last = body[-1].number if body else layout.header_line
+        raise layout.error(last, None, f"expected {rows} rows of lights, found {len(body)}")
+    if len(body) > rows:
+        raise layout.error(body[rows].number, 1, f"more than {rows} rows of lights")
+    lights = []
+    for line in body:
+        row_text = line.text.rstrip()
+        if len(row_text) != cols:
+            raise layout.error(line.number, None,
+                               f"row has {len(row_text)} cells, expected {cols}")
+        for column, char in enumerate(row_text, start=1):
+            if not ("0" <= char <= "9") or int(char) >= modulus:
+                raise layout.error(line.number, column,
+                                   f"light {char!r} is not a digit 0..{modulus - 1}")
+        lights.append(tuple(int(char) for char in row_text))
+    return Instance(rows, cols, tuple(lights), torus, sigma, modulus, layout.metadata)
+
+
+def format(instance: Instance) -> str:  # noqa: A001 - the contract's name
+    header = f"lightsout {instance.rows} {instance.cols}"
+    if instance.torus:
+        header += " torus"
+    if instance.sigma:
+        header += " sigma"
+    if instance.modulus != 2:
+        header += f" mod {instance.modulus}"
+    rows = "".join("".join(map(str, row)) + "\n" for row in instance.lights)
+    return format_metadata(instance.meta) + header + "\n" + rows
+
+
+# ---------------------------------------------------------------- checking
+
+def _press_grid(instance: Instance, solution: Any) -> tuple[list[list[int]] | None, list[str]]:
+    if not isinstance(solution, dict) or "presses" not in solution:
+        return None, ['solution must be {"presses": [row strings]}']
+    presses = solution["presses"]
+    if not isinstance(presses, list) or len(presses) != instance.rows:
+        return None, [f"presses must be a list of {instance.rows} row strings"]
+    grid = []
+    for r, row in enumerate(presses):
+        if not isinstance(row, str) or len(row) != instance.cols:
+            return None, [f"press row {r} must be a string of {instance.cols} digits"]
+        if any(not ch.isdigit() or int(ch) >= instance.modulus for ch in row):
+            return None, [f"press row {r} has a digit outside 0..{instance.modulus - 1}"]
+        grid.append([int(ch) for ch in row])
+    return grid, []
+
+
+def verify(instance: Instance, solution: Any) -> list[str]:
+    """Apply the presses to the board, one neighbour at a time; [] if all lights end at 0."""
+    grid, problems = _press_grid(instance, solution)
+    if grid is None:
+        return problems
+    rows, cols, k = instance.rows, instance.cols, instance.modulus
+    board = [list(row) for row in instance.lights]
+    for r in range(rows):
+        for c in range(cols):
+            times = grid[r][c]
+            if not times:
+                continue
+            targets = [] if instance.sigma else [(r, c)]
+            for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
+                if instance.torus:
+                    targets.append((nr % rows, nc % cols))
+                elif 0 <= nr < rows and 0 <= nc < cols:
+                    targets.append((nr, nc))
+            for tr, tc in targets:
+                board[tr][tc] = (board[tr][tc] + times) % k
+    lit = [(r, c) for r in range(rows) for c in range(cols) if board[r][c]]
+    if lit:
+        return [f"{len(lit)} light(s) still on after the presses, first at row {lit[0][0]}, "
+                f"column {lit[0][1]}"]
+    return []
+
+
+def objective(instance: Instance, solution: Any) -> int:
+    """Presses, counted with multiplicity."""
+    return sum(int(ch) for row in solution["presses"] for ch in row)
+
+
+def solution_from_grid(grid: Any) -> dict[str, list[str]]:
+    """`{"presses": [...]}` from any rows-of-ints grid (lists, tuples, numpy)."""
+    return {"presses": ["".join(str(int(v)) for v in row) for row in grid]}
+
+
+# ---------------------------------------------------------------- drawing
+
+def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
+    """The board (lights on = ●) and, beside it, the presses (digits, highlighted)."""
+    presses = solution["presses"] if solution else None
+    text = Text()
+    title = f"Lights Out {instance.rows}x{instance.cols} ({instance.variant})"
+    text.append(title + "\n", style="bold")
+    width = 2 * instance.cols
+    text.append("board".ljust(width + 3) + ("presses" if presses else "") + "\n", style="dim")
+    for r, row in enumerate(instance.lights):
+        for value in row:
+            if instance.modulus == 2:
+                text.append("● " if value else "· ", style="yellow" if value else "dim")
+            else:
+                text.append(f"{value} ", style="yellow" if value else "dim")
+        if presses:
+            text.append("   ")
+            for ch in presses[r]:
+                text.append(("x " if instance.modulus == 2 else ch + " ") if ch != "0" else ". ",
+                            style="bold magenta" if ch != "0" else "dim")
+        text.append("\n")
+    return text
+
+
+# ---------------------------------------------------------------- brute force
+
+def brute(instance: Instance, limits: Limits) -> Result:
+    """Every press grid in turn: the test oracle, for boards of at most 2^20 candidates."""
+    watch = Stopwatch()
+    k, n = instance.modulus, instance.cells
+    if k ** n > BRUTE_MAX_CANDIDATES:
+        return Result(Status.UNSUPPORTED, message=f"brute handles at most {BRUTE_MAX_CANDIDATES} "
+                      f"press grids; this board has {k}^{n}")
+    cells = [(r, c) for r in range(instance.rows) for c in range(instance.cols)]
+    effects = [press_effect(instance, r, c) for r, c in cells]
+    watch.built()
+    best: tuple[int, ...] | None = None
+    best_cost, optimal_count, solutions, nodes = None, 0, 0, 0
+    for presses in itertools.product(range(k), repeat=n):
+        nodes += 1
+        board = [list(row) for row in instance.lights]
+        for times, effect in zip(presses, effects):
+            for r, c in effect:
+                board[r][c] += times
+        if any(v % k for row in board for v in row):
+            continue
+        solutions += 1
+        cost = sum(presses)
+        if best_cost is None or cost < best_cost:
+            best, best_cost, optimal_count = presses, cost, 1
+        elif cost == best_cost:
+            optimal_count += 1
+    stats = watch.stats(nodes=nodes, solutions=solutions)
+    if best is None:
+        return Result(Status.UNSAT, stats=stats, unique=False if limits.unique else None,
+                      count=0 if limits.count else None)
+    grid = [best[r * instance.cols:(r + 1) * instance.cols] for r in range(instance.rows)]
+    return Result(Status.OPTIMAL, solution_from_grid(grid), best_cost,
+                  unique=(optimal_count == 1) if limits.unique else None, stats=stats,
+                  count=optimal_count if limits.count else None)
