@@ -83,7 +83,8 @@ def read_layout(text: str, source: str | None = None) -> Layout:
         while body and not body[-1].text.strip():
             body.pop()
         return Layout(source, tuple(metadata), tuple(stripped.split()), index + 1, tuple(body))
-    raise InstanceError(source, max(1, len(lines)), None,
+    last = max((n for n, line in enumerate(lines, start=1) if line.strip()), default=1)
+    raise InstanceError(source, last, None,
                         "empty instance: no header line (e.g. 'lightsout 5 5')")
 
 

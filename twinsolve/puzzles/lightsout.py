@@ -23,7 +23,6 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 
-from ..core.errors import InstanceError
 from ..core.instance_file import Metadata, format_metadata, read_layout
 from ..core.limits import Limits
 from ..core.result import Result, Status, Stopwatch
@@ -247,7 +246,7 @@ def brute(instance: Instance, limits: Limits) -> Result:
     for presses in itertools.product(range(k), repeat=n):
         nodes += 1
         board = [list(row) for row in instance.lights]
-        for times, effect in zip(presses, effects):
+        for times, effect in zip(presses, effects, strict=True):
             for r, c in effect:
                 board[r][c] += times
         if any(v % k for row in board for v in row):

@@ -1,0 +1,72 @@
+"""The command line as scripts use it: JSON lines, exit codes, tables."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from twinsolve.cli import main
+
+
+def twinsolve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.fixture
+def boards(tmp_path):
+    folder = tmp_path / "boards"
+    (folder / "deep").mkdir(parents=True)
+    (folder / "a.txt").write_text("# expect-objective: 5\nlightsout 3 3\n111\n111\n111\n")
+    (folder / "deep" / "b.txt").write_text("lightsout 2 2 mod 3\n12\n00\n")
+    (folder / "notes.md").write_text("not an instance")
+    return folder
+
+
+def test_list_names_every_puzzle_and_backend(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "lightsout" in out and "hand" in out and "cpsat" in out and "brute" in out
+
+
+def test_solve_json_lines_over_a_folder(boards):
+    proc = twinsolve("solve", str(boards), "--backend", "brute", "--json", "--unique", "--count")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [line["instance"] for line in lines] == [str(boards / "a.txt"),
+                                                     str(boards / "deep" / "b.txt")]
+    first = lines[0]
+    assert set(first) >= {"puzzle", "instance", "backend", "status", "objective", "unique",
+                          "verified", "solution", "stats", "count"}
+    assert first["puzzle"] == "lightsout" and first["backend"] == "brute"
+    assert first["status"] == "optimal" and first["objective"] == 5
+    assert first["verified"] is True and first["unique"] is True and first["count"] == 1
+    assert first["solution"] == {"presses": ["101", "010", "101"]}
+    assert {"nodes", "build_s", "solve_s"} <= set(first["stats"])
+
+
+def test_solve_draws_board_and_status_without_json(boards):
+    proc = twinsolve("solve", str(boards / "a.txt"), "--backend", "brute")
+    assert proc.returncode == 0, proc.stderr
+    assert "●" in proc.stdout and "optimal" in proc.stdout and "objective 5" in proc.stdout
+
+
+def test_unknown_backend_is_usage_error(boards):
+    proc = twinsolve("solve", str(boards / "a.txt"), "--backend", "magic")
+    assert proc.returncode == 2
+    assert "no back-end 'magic'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_bad_timeout_and_missing_path_are_usage_errors(boards, tmp_path):
+    assert twinsolve("solve", str(boards), "--timeout", "-1").returncode == 2
+    proc = twinsolve("solve", str(tmp_path / "missing.txt"))
+    assert proc.returncode == 2 and "no such file" in proc.stderr
+
+
+def test_bench_prints_one_comparison_table(boards):
+    proc = twinsolve("bench", str(boards), "--backends", "brute,hand", "--quiet")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "median time" in proc.stdout and "brute" in proc.stdout and "hand" in proc.stdout

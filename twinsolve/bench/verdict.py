@@ -1,0 +1,80 @@
+"""Checking answers against instance metadata and against each other.
+
+`verify` has already run on every solution (a rejected one is `wrong`). This
+pass catches the answers `verify` cannot judge alone:
+- metadata: `# expect-objective: N` (a proven optimum must equal N; `unsat`
+  is wrong when N is given), `# expect-unique: true|false`,
+  `# expect-solutions: N` (a reported count must equal N; `unsat` is wrong
+  when N > 0);
+- each other, per instance: an `optimal` objective worse than a verified
+  solution found elsewhere is wrong, and so is `unsat` where another back-end
+  found a verified solution.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from ..core.result import Status
+from .records import RunRecord
+
+__all__ = ["judge"]
+
+
+def _against_metadata(record: RunRecord) -> str | None:
+    meta = record.metadata
+    expected = meta.get("expect-objective")
+    if expected is not None and expected.lstrip("-").isdigit():
+        if record.status is Status.OPTIMAL and record.objective != int(expected):
+            return f"optimal objective {record.objective}, expected {expected}"
+        if record.status is Status.UNSAT:
+            return f"unsat, but a solution with objective {expected} is known"
+        if record.status is Status.FEASIBLE and record.objective is not None \
+                and record.objective < int(expected):
+            return f"objective {record.objective} beats the known optimum {expected}"
+    unique = meta.get("expect-unique", "").strip().lower()
+    if unique in ("true", "false") and record.unique is not None:
+        if record.unique != (unique == "true"):
+            return f"unique={record.unique}, expected {unique}"
+    solutions = meta.get("expect-solutions")
+    if solutions is not None and solutions.isdigit():
+        if record.count is not None and record.count != int(solutions):
+            return f"counted {record.count} solutions, expected {solutions}"
+        if record.status is Status.UNSAT and int(solutions) > 0:
+            return f"unsat, but {solutions} solutions are known"
+    return None
+
+
+def _against_each_other(records: list[RunRecord]) -> dict[int, str]:
+    solved = [r for r in records if r.verified and r.status.has_solution]
+    wrong: dict[int, str] = {}
+    if not solved:
+        return wrong
+    best = min((r.objective for r in solved if r.objective is not None), default=None)
+    witness = min(solved, key=lambda r: (r.objective is None, r.objective or 0, r.backend))
+    for index, record in enumerate(records):
+        if record.status is Status.UNSAT:
+            wrong[index] = f"unsat, but {witness.backend} found a verified solution"
+        elif record.status is Status.OPTIMAL and best is not None \
+                and record.objective is not None and record.objective > best:
+            wrong[index] = (f"'optimal' objective {record.objective}, but "
+                            f"{witness.backend} found {best}")
+    return wrong
+
+
+def judge(records: Iterable[RunRecord]) -> list[RunRecord]:
+    """The records with every answer that contradicts a proven one marked `wrong`."""
+    out = list(records)
+    for index, record in enumerate(out):
+        why = _against_metadata(record)
+        if why:
+            out[index] = record.marked_wrong(why)
+    by_instance: dict[str, list[int]] = defaultdict(list)
+    for index, record in enumerate(out):
+        by_instance[record.path].append(index)
+    for indices in by_instance.values():
+        group = [out[i] for i in indices]
+        for local, why in _against_each_other(group).items():
+            out[indices[local]] = out[indices[local]].marked_wrong(why)
+    return out

@@ -1,0 +1,185 @@
+"""The `twinsolve` command line (DESIGN.md, "CLI contract").
+
+    twinsolve list
+    twinsolve solve PATH... [--backend NAME | --all] [--unique] [--count] [--timeout S] [--json]
+    twinsolve bench PATH... [--backends a,b,c] [--timeout S] [--quick] [--quiet]
+
+Exit codes: 0 all good; 1 a run failed (error, crash, timeout) or was wrong;
+2 bad input or usage, reported as one line naming the file, line and problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from .core.discover import instance_files
+from .core.errors import InstanceError, UsageError
+from .core.limits import Limits
+from .core.registry import puzzle_of, puzzles
+from .core.result import Result, Status
+from .core.run import load_file, run
+
+__all__ = ["main"]
+
+FAILED = (Status.WRONG, Status.ERROR, Status.CRASH, Status.MEMOUT, Status.TIMEOUT)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="twinsolve", description="Model, solve and benchmark logic puzzles.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    commands.add_parser("list", help="puzzles and their back-ends")
+
+    solve = commands.add_parser("solve", help="solve instance files or folders")
+    solve.add_argument("paths", nargs="+", metavar="PATH")
+    chosen = solve.add_mutually_exclusive_group()
+    chosen.add_argument("--backend", default="sat",
+                        help="back-end spec, e.g. hand, cpsat, sat:glucose4 (default: sat)")
+    chosen.add_argument("--all", action="store_true", help="every back-end of each puzzle")
+    solve.add_argument("--unique", action="store_true", help="prove the answer unique, or not")
+    solve.add_argument("--count", action="store_true", help="count the (optimal) solutions")
+    solve.add_argument("--timeout", type=_positive_float, metavar="S", help="seconds per run")
+    solve.add_argument("--json", action="store_true", help="one JSON object per line")
+
+    bench = commands.add_parser("bench", help="run back-ends over instances and compare")
+    bench.add_argument("paths", nargs="+", metavar="PATH")
+    bench.add_argument("--backends", metavar="a,b,c",
+                       help="back-end specs (default: every back-end of each puzzle)")
+    bench.add_argument("--timeout", type=_positive_float, metavar="S",
+                       help="seconds per run (default 10; 5 with --quick)")
+    bench.add_argument("--quick", action="store_true",
+                       help="the quick suite: skip '# suite: full' instances, 5 s runs")
+    bench.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+# ---------------------------------------------------------------- list
+
+def cmd_list(console: Console) -> int:
+    table = Table(title="twinsolve puzzles and back-ends")
+    table.add_column("puzzle")
+    table.add_column("back-ends")
+    for entry in puzzles():
+        names = ", ".join(b.name + (" (tests)" if b.test_only else "") for b in entry.backends)
+        table.add_row(f"{entry.name} ({entry.title})", names)
+    console.print(table)
+    return 0
+
+
+# ---------------------------------------------------------------- solve
+
+def _json_line(path: str, puzzle: str, backend: str, result: Result, with_count: bool) -> str:
+    line: dict[str, Any] = {
+        "puzzle": puzzle, "instance": path, "backend": backend,
+        "status": result.status.value, "objective": result.objective,
+        "unique": result.unique, "verified": result.verified,
+        "solution": result.solution, "stats": result.stats.to_dict(),
+    }
+    if with_count:
+        line["count"] = result.count
+    if result.message:
+        line["message"] = result.message
+    return json.dumps(line)
+
+
+def _describe(backend: str, result: Result) -> str:
+    parts = [f"[bold]{backend}[/]: [bold]{result.status.value}[/]"]
+    if result.objective is not None:
+        parts.append(f"objective {result.objective}")
+    if result.unique is not None:
+        parts.append("unique" if result.unique else "not unique")
+    if result.count is not None:
+        parts.append(f"{result.count} solution(s)")
+    if result.verified:
+        parts.append("verified")
+    stats = result.stats.to_dict()
+    timing = (f"nodes {stats.pop('nodes')}, build {stats.pop('build_s') * 1000:.1f} ms, "
+              f"solve {stats.pop('solve_s') * 1000:.1f} ms")
+    extra = ", ".join(f"{k} {v}" for k, v in stats.items())
+    text = ", ".join(parts) + f"  [dim]({timing}{', ' + extra if extra else ''})[/]"
+    if result.message:
+        text += f"\n  {result.message}"
+    return text
+
+
+def cmd_solve(args: argparse.Namespace, console: Console) -> int:
+    limits = Limits(timeout=args.timeout, unique=args.unique, count=args.count)
+    loaded = [(str(path), load_file(path)) for path in instance_files(args.paths)]
+    if not loaded:
+        raise UsageError("no instance files (*.txt) under the given paths")
+    exit_code = 0
+    for path, instance in loaded:
+        entry = puzzle_of(instance)
+        specs = [b.name for b in entry.default_backends()] if args.all else [args.backend]
+        if not args.json:
+            console.rule(f"[bold]{path}")
+        shown_solution = False
+        for spec in specs:
+            result = run(instance, spec, limits)
+            if result.status in FAILED:
+                exit_code = 1
+            if args.json:
+                print(_json_line(path, entry.name, spec, result, args.count), flush=True)
+                continue
+            if not shown_solution and (result.solution or spec == specs[-1]):
+                console.print(entry.rules.render(instance, result.solution))
+                shown_solution = result.solution is not None
+            console.print(_describe(spec, result))
+    return exit_code
+
+
+# ---------------------------------------------------------------- bench
+
+def cmd_bench(args: argparse.Namespace, console: Console) -> int:
+    from .bench.suite import run_suite
+
+    backends = [s.strip() for s in args.backends.split(",") if s.strip()] if args.backends else None
+    timeout = args.timeout or (5.0 if args.quick else 10.0)
+    records, table = run_suite(args.paths, backends, Limits(timeout=timeout), quick=args.quick,
+                               console=None if args.quiet else console)
+    console.print(table)
+    return 1 if any(r.status in FAILED for r in records) else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    # Piped output gets a fixed width so tables are not squeezed into 80 columns.
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "list":
+            return cmd_list(console)
+        if args.command == "solve":
+            return cmd_solve(args, console)
+        return cmd_bench(args, console)
+    except (InstanceError, UsageError) as exc:
+        print(f"twinsolve: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("twinsolve: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
