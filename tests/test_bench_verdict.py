@@ -43,3 +43,13 @@ def test_agreeing_answers_stay_and_are_summarised():
     assert rows["hand"]["solved"] == 1 and rows["hand"]["timeout"] == 1
     assert rows["hand"]["median_s"] == 0.1 and rows["sat"]["median_nodes"] == 3
     assert all(r.status is not Status.WRONG for r in records)
+
+
+def test_solution_must_match_the_known_unique_one():
+    meta = {"expect-unique": "true", "expect-solution": '{"inside": ["10", "11"]}'}
+    records = judge([
+        record("a", Status.SOLVED, None, True, meta, solution={"inside": ["10", "11"]}),
+        record("b", Status.SOLVED, None, True, meta, path="y.txt",
+               solution={"inside": ["11", "11"]}),
+    ])
+    assert [r.status for r in records] == [Status.SOLVED, Status.WRONG]

@@ -20,6 +20,8 @@ BAD = {
     "missing-cols": (b"lightsout 3\n000\n", 1, "ROWS and COLS"),
     "zero-size": (b"lightsout 0 3\n", 1, "ROWS must be"),
     "huge-size": (b"lightsout 3 999999\n000\n", 1, "COLS must be"),
+    "superscript": ("lightsout ² 2\n00\n".encode(), 1, "ROWS must be"),
+    "fullwidth": ("lightsout 1 ２\n00\n".encode(), 1, "COLS must be"),
     "negative": (b"lightsout -3 3\n", 1, "ROWS must be"),
     "ragged": (b"lightsout 2 3\n010\n01\n", 3, "row has 2 cells, expected 3"),
     "too-few-rows": (b"lightsout 3 2\n01\n10\n", 3, "expected 3 rows"),

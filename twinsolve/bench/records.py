@@ -30,13 +30,14 @@ class RunRecord:
     stats: dict[str, Any] = field(default_factory=dict)
     message: str | None = None
     metadata: dict[str, str] = field(default_factory=dict)
+    solution: dict[str, Any] | None = None
 
     @classmethod
     def from_result(cls, path: str, puzzle: str, backend: str, result: Result, wall_s: float,
                     metadata: dict[str, str]) -> RunRecord:
         return cls(path, puzzle, backend, result.status, result.objective, result.unique,
                    result.count, result.verified, wall_s, result.stats.to_dict(),
-                   result.message, metadata)
+                   result.message, metadata, result.solution)
 
     def marked_wrong(self, why: str) -> RunRecord:
         return replace(self, status=Status.WRONG, message=why)

@@ -2,7 +2,8 @@
 
 `verify` has already run on every solution (a rejected one is `wrong`). This
 pass catches the answers `verify` cannot judge alone:
-- metadata: `# expect-objective: N` (a proven optimum must equal N; `unsat`
+- metadata: `# expect-solution: {json}` with `# expect-unique: true` (the
+  only solution: a verified answer must equal it), `# expect-objective: N` (a proven optimum must equal N; `unsat`
   is wrong when N is given), `# expect-unique: true|false`,
   `# expect-solutions: N` (a reported count must equal N; `unsat` is wrong
   when N > 0);
@@ -13,9 +14,11 @@ pass catches the answers `verify` cannot judge alone:
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 
+from ..core.instance_file import ascii_int
 from ..core.result import Status
 from .records import RunRecord
 
@@ -24,24 +27,32 @@ __all__ = ["judge"]
 
 def _against_metadata(record: RunRecord) -> str | None:
     meta = record.metadata
-    expected = meta.get("expect-objective")
-    if expected is not None and expected.lstrip("-").isdigit():
-        if record.status is Status.OPTIMAL and record.objective != int(expected):
+    expected = ascii_int(meta.get("expect-objective"))
+    if expected is not None:
+        if record.status is Status.OPTIMAL and record.objective != expected:
             return f"optimal objective {record.objective}, expected {expected}"
         if record.status is Status.UNSAT:
             return f"unsat, but a solution with objective {expected} is known"
         if record.status is Status.FEASIBLE and record.objective is not None \
-                and record.objective < int(expected):
+                and record.objective < expected:
             return f"objective {record.objective} beats the known optimum {expected}"
     unique = meta.get("expect-unique", "").strip().lower()
+    known = meta.get("expect-solution")
+    if known and unique == "true" and record.verified and record.solution is not None:
+        try:
+            expected_solution = json.loads(known)
+        except ValueError:
+            expected_solution = None
+        if expected_solution is not None and record.solution != expected_solution:
+            return "a different solution from the known unique one"
     if unique in ("true", "false") and record.unique is not None:
         if record.unique != (unique == "true"):
             return f"unique={record.unique}, expected {unique}"
-    solutions = meta.get("expect-solutions")
-    if solutions is not None and solutions.isdigit():
-        if record.count is not None and record.count != int(solutions):
+    solutions = ascii_int(meta.get("expect-solutions"))
+    if solutions is not None:
+        if record.count is not None and record.count != solutions:
             return f"counted {record.count} solutions, expected {solutions}"
-        if record.status is Status.UNSAT and int(solutions) > 0:
+        if record.status is Status.UNSAT and solutions > 0:
             return f"unsat, but {solutions} solutions are known"
     return None
 

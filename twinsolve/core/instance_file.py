@@ -20,11 +20,13 @@ from dataclasses import dataclass
 
 from .errors import InstanceError
 
-__all__ = ["Layout", "BodyLine", "read_layout", "decode", "format_metadata", "Metadata"]
+__all__ = ["Layout", "BodyLine", "read_layout", "decode", "format_metadata", "Metadata",
+           "ascii_int"]
 
 Metadata = tuple[tuple[str, str], ...]
 
 _META = re.compile(r"#\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
+_ASCII_INT = re.compile(r"-?[0-9]{1,9}")
 _BAD_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -47,6 +49,17 @@ class Layout:
 
     def header_error(self, message: str) -> InstanceError:
         return InstanceError(self.source, self.header_line, 1, message)
+
+
+def ascii_int(token: str | None) -> int | None:
+    """The integer an ASCII decimal token spells (at most 9 digits), else None.
+
+    `str.isdigit` accepts '²' and '２', which `int` then rejects or reads; this
+    accepts exactly what a file format means by a number.
+    """
+    if token is None or not _ASCII_INT.fullmatch(token):
+        return None
+    return int(token)
 
 
 def decode(data: bytes, source: str | None) -> str:

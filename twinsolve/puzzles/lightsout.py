@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 
-from ..core.instance_file import Metadata, format_metadata, read_layout
+from ..core.instance_file import Metadata, ascii_int, format_metadata, read_layout
 from ..core.limits import Limits
 from ..core.result import Result, Status, Stopwatch
 
@@ -90,9 +90,10 @@ def _read_header(layout) -> tuple[int, int, bool, bool, int]:
         raise layout.header_error("header needs ROWS and COLS: 'lightsout ROWS COLS'")
     sizes = []
     for word, what in ((words[1], "ROWS"), (words[2], "COLS")):
-        if not word.isdigit() or not 1 <= int(word) <= MAX_SIDE:
+        size = ascii_int(word)
+        if size is None or not 1 <= size <= MAX_SIDE:
             raise layout.header_error(f"{what} must be a whole number 1..{MAX_SIDE}, got {word!r}")
-        sizes.append(int(word))
+        sizes.append(size)
     torus = sigma = False
     modulus = 2
     rest = iter(words[3:])
@@ -103,10 +104,11 @@ def _read_header(layout) -> tuple[int, int, bool, bool, int]:
             sigma = True
         elif word == "mod" and modulus == 2:
             value = next(rest, None)
-            if value is None or not value.isdigit() or int(value) not in PRIMES:
+            prime = ascii_int(value)
+            if prime not in PRIMES:
                 raise layout.header_error(
                     f"mod K needs a prime K in {', '.join(map(str, PRIMES))}, got {value!r}")
-            modulus = int(value)
+            modulus = prime
         else:
             raise layout.header_error(
                 f"unexpected {word!r} in header (options: torus, sigma, mod K)")
@@ -161,7 +163,7 @@ def _press_grid(instance: Instance, solution: Any) -> tuple[list[list[int]] | No
     for r, row in enumerate(presses):
         if not isinstance(row, str) or len(row) != instance.cols:
             return None, [f"press row {r} must be a string of {instance.cols} digits"]
-        if any(not ch.isdigit() or int(ch) >= instance.modulus for ch in row):
+        if any(not "0" <= ch <= "9" or int(ch) >= instance.modulus for ch in row):
             return None, [f"press row {r} has a digit outside 0..{instance.modulus - 1}"]
         grid.append([int(ch) for ch in row])
     return grid, []

@@ -1,0 +1,376 @@
+"""A propagation driver: finite domains on a trail, rules to a fixpoint, depth-first search.
+
+The idea. A `Store` holds variables 0..n-1 whose domains are small sets of
+non-negative integers kept as bitmasks (value x is bit `1 << x`; a boolean or
+three-valued cell is a variable with domain {0, 1}, unknown while both bits
+are set). Every narrowing goes through the store, which records the old mask
+on a trail: `mark()` then `undo(mark)` restores every domain exactly. An empty
+domain raises `Contradiction`.
+
+A `Propagator` owns the rules: plain callables `rule(store)` that narrow
+domains and raise `Contradiction` on a dead end. Each rule watches some
+variables (or all); a change to a watched variable queues the rule once, and
+`propagate()` runs queued rules, lowest `priority` first (cheap local rules
+before expensive global ones), until nothing changes. Rules must be
+idempotent and keep no state of their own: after `undo` they recompute
+from the domains.
+
+`search` is the depth-first driver: propagate, pick an unfixed variable with
+the caller's heuristic (default `most_constrained`: smallest domain, lowest
+index), try each value in turn (one node per value tried), undo to the trail
+mark between tries. It is iterative, so deep searches hit no recursion limit,
+and it stops after `max_solutions` solutions (1 to solve, 2 to decide
+uniqueness, None to count all), at `node_limit` nodes or at a deadline.
+
+Example: x0, x1, x2 in {1, 2, 3}, all different, x0 < x1.
+
+>>> store = Store.uniform(3, range(1, 4))
+>>> prop = Propagator(store)
+>>> def all_different(s):
+...     for v in range(3):
+...         x = s.value(v)
+...         if x is not None:
+...             for w in range(3):
+...                 if w != v:
+...                     s.remove(w, x)
+>>> def less(s):  # bounds: x0 < max(x1) and x1 > min(x0)
+...     s.restrict(0, (1 << s.max_value(1)) - 1)
+...     s.restrict(1, ~((2 << s.min_value(0)) - 1))
+>>> prop.add_rule(all_different, watches=range(3))
+>>> prop.add_rule(less, watches=(0, 1))
+>>> result = search(prop, max_solutions=None)
+>>> result.count, result.solutions, result.exhausted
+(3, ((1, 2, 3), (1, 3, 2), (2, 3, 1)), True)
+>>> search(prop, max_solutions=2).unique
+False
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from .statespace import Expiring, LimitHit
+
+__all__ = ["Contradiction", "Store", "Propagator", "Rule", "SolveResult", "search",
+           "most_constrained"]
+
+_POLL = 15  # poll the deadline when nodes & _POLL == 0 (a node is a whole propagation)
+
+
+class Contradiction(Exception):
+    """Raised by the store or a rule when the current domains admit no solution."""
+
+
+class Store:
+    """Bitmask domains of variables 0..n-1 with a trail; see the module docstring.
+
+    `dom[v]` may be read directly (fast, in rules); change it only through
+    `assign`, `remove` and `restrict`, which trail the old mask and note `v`
+    in `changed` for the propagator.
+    """
+
+    __slots__ = ("dom", "trail", "changed")
+
+    def __init__(self, domains: Iterable[Iterable[int]]) -> None:
+        self.dom: list[int] = [_mask_of(values) for values in domains]
+        self.trail: list[tuple[int, int]] = []
+        self.changed: list[int] = []
+
+    @classmethod
+    def uniform(cls, n: int, values: Iterable[int]) -> Store:
+        """n variables with the same domain."""
+        store = cls(())
+        store.dom = [_mask_of(values)] * n
+        return store
+
+    @classmethod
+    def booleans(cls, n: int) -> Store:
+        """n variables in {0, 1}: three-valued cells (unknown, 0, 1)."""
+        return cls.uniform(n, (0, 1))
+
+    def __len__(self) -> int:
+        return len(self.dom)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def size(self, v: int) -> int:
+        return self.dom[v].bit_count()
+
+    def is_fixed(self, v: int) -> bool:
+        m = self.dom[v]
+        return not m & (m - 1)
+
+    def value(self, v: int) -> int | None:
+        """The value of `v` if its domain is a single value, else None."""
+        m = self.dom[v]
+        return m.bit_length() - 1 if not m & (m - 1) else None
+
+    def contains(self, v: int, x: int) -> bool:
+        return bool(self.dom[v] >> x & 1)
+
+    def values(self, v: int) -> list[int]:
+        """The domain of `v`, ascending."""
+        m = self.dom[v]
+        out = []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        return out
+
+    def min_value(self, v: int) -> int:
+        m = self.dom[v]
+        return (m & -m).bit_length() - 1
+
+    def max_value(self, v: int) -> int:
+        return self.dom[v].bit_length() - 1
+
+    def assignment(self) -> tuple[int | None, ...]:
+        """The value of every variable, None where not fixed."""
+        return tuple(m.bit_length() - 1 if not m & (m - 1) else None for m in self.dom)
+
+    def solution(self) -> tuple[int, ...]:
+        """The value of every variable; ValueError unless all are fixed."""
+        values = self.assignment()
+        if None in values:
+            raise ValueError("not every variable is fixed")
+        return values  # type: ignore[return-value]
+
+    # -- narrowing -----------------------------------------------------------------------
+
+    def restrict(self, v: int, mask: int) -> bool:
+        """Keep only the values of `v` in `mask`; True if the domain shrank."""
+        old = self.dom[v]
+        new = old & mask
+        if new == old:
+            return False
+        if not new:
+            raise Contradiction
+        self.trail.append((v, old))
+        self.dom[v] = new
+        self.changed.append(v)
+        return True
+
+    def assign(self, v: int, x: int) -> bool:
+        """Fix `v` to `x` (Contradiction if `x` is not in its domain); True if it changed."""
+        return self.restrict(v, 1 << x)
+
+    def remove(self, v: int, x: int) -> bool:
+        """Take `x` out of the domain of `v`; True if it was there."""
+        return self.restrict(v, ~(1 << x))
+
+    # -- trail ---------------------------------------------------------------------------
+
+    def mark(self) -> int:
+        return len(self.trail)
+
+    def undo(self, mark: int) -> None:
+        """Restore every domain as it was at `mark` and forget pending changes."""
+        trail, dom = self.trail, self.dom
+        while len(trail) > mark:
+            v, old = trail.pop()
+            dom[v] = old
+        self.changed.clear()
+
+
+def _mask_of(values: Iterable[int]) -> int:
+    mask = 0
+    for x in values:
+        if x < 0:
+            raise ValueError(f"domain values must be >= 0, got {x}")
+        mask |= 1 << x
+    return mask
+
+
+Rule = Callable[[Store], None]
+
+
+class Propagator:
+    """Rules over a `Store`, run to a fixpoint by `propagate()`.
+
+    `runs` counts rule executions (a "propagations" statistic).
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.runs = 0
+        self._rules: list[Rule] = []
+        self._priority: list[int] = []
+        self._watchers: list[list[int]] = [[] for _ in range(len(store))]
+        self._global: list[int] = []  # rules that watch every variable
+        self._queues: list[deque[int]] = []
+        self._queued = bytearray()
+
+    def add_rule(
+        self, rule: Rule, watches: Iterable[int] | None = None, *, priority: int = 0
+    ) -> None:
+        """Register `rule`, run when a variable in `watches` changes (None: any variable).
+
+        A new rule is queued, so the next `propagate()` runs it at least once.
+        """
+        r = len(self._rules)
+        self._rules.append(rule)
+        self._priority.append(priority)
+        if watches is None:
+            self._global.append(r)
+        else:
+            for v in set(watches):
+                self._watchers[v].append(r)
+        while len(self._queues) <= priority:
+            self._queues.append(deque())
+        self._queued.append(1)
+        self._queues[priority].append(r)
+
+    def schedule_all(self) -> None:
+        """Queue every rule (search does this first, so the root is a true fixpoint)."""
+        queued = self._queued
+        for r, p in enumerate(self._priority):
+            if not queued[r]:
+                queued[r] = 1
+                self._queues[p].append(r)
+
+    def propagate(self) -> bool:
+        """Run queued rules to a fixpoint; False (queue emptied) on a contradiction."""
+        store = self.store
+        changed = store.changed
+        rules, priority, queued = self._rules, self._priority, self._queued
+        watchers, global_rules, queues = self._watchers, self._global, self._queues
+        try:
+            while True:
+                if changed:
+                    for v in changed:
+                        for r in watchers[v]:
+                            if not queued[r]:
+                                queued[r] = 1
+                                queues[priority[r]].append(r)
+                    for r in global_rules:
+                        if not queued[r]:
+                            queued[r] = 1
+                            queues[priority[r]].append(r)
+                    changed.clear()
+                for queue in queues:
+                    if queue:
+                        break
+                else:
+                    return True
+                r = queue.popleft()
+                queued[r] = 0
+                self.runs += 1
+                rules[r](store)
+        except Contradiction:
+            for queue in queues:
+                queue.clear()
+            queued[:] = bytes(len(queued))
+            changed.clear()
+            return False
+
+
+def most_constrained(store: Store) -> int | None:
+    """The unfixed variable with the smallest domain (lowest index on ties), or None."""
+    best, best_size = None, 1 << 62
+    for v, m in enumerate(store.dom):
+        if m & (m - 1):
+            size = m.bit_count()
+            if size < best_size:
+                best, best_size = v, size
+                if size == 2:
+                    break  # nothing smaller is unfixed
+    return best
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What `search` found: `solutions` (the first `keep`), their `count`, and the effort.
+
+    `nodes` counts values tried at branching points. `exhausted` means the
+    whole tree was searched, so `count` is exact; `limit_hit` names the limit
+    that stopped the search, or is None.
+    """
+
+    solutions: tuple[tuple[int, ...], ...]
+    count: int
+    nodes: int
+    exhausted: bool
+    limit_hit: LimitHit | None = None
+
+    @property
+    def unique(self) -> bool | None:
+        """True: exactly one solution; False: two or more, or proven none; None: not known."""
+        if self.count >= 2:
+            return False
+        if self.exhausted:
+            return self.count == 1
+        return None
+
+
+def search(
+    prop: Propagator,
+    *,
+    choose: Callable[[Store], int | None] | None = None,
+    order: Callable[[Store, int], Iterable[int]] | None = None,
+    max_solutions: int | None = 1,
+    keep: int | None = None,
+    node_limit: int | None = None,
+    deadline: Expiring | None = None,
+) -> SolveResult:
+    """Depth-first search for solutions of `prop`'s rules; the store is left as it was.
+
+    `choose(store)` returns the variable to branch on, or None when every
+    variable is fixed (a solution); `order(store, var)` the values to try
+    (default: the domain, ascending). Stops after `max_solutions` solutions
+    (None: all); keeps the first `keep` of them (None: all found).
+    """
+    if max_solutions is not None and max_solutions < 1:
+        raise ValueError(f"max_solutions must be None or at least 1, got {max_solutions}")
+    store = prop.store
+    choose = most_constrained if choose is None else choose
+    base = store.mark()
+    solutions: list[tuple[int, ...]] = []
+    count = nodes = 0
+    # A frame is [variable, values to try, index of the next one, trail mark before trying].
+    stack: list[list] = []
+    prop.schedule_all()
+    descend = prop.propagate()
+    try:
+        while True:
+            if descend:
+                var = choose(store)
+                if var is None:
+                    count += 1
+                    if keep is None or len(solutions) < keep:
+                        solutions.append(store.solution())
+                    if count == max_solutions:
+                        return SolveResult(tuple(solutions), count, nodes, False)
+                else:
+                    if store.is_fixed(var):
+                        raise ValueError(f"choose returned fixed variable {var}")
+                    values = store.values(var) if order is None else list(order(store, var))
+                    stack.append([var, values, 0, store.mark()])
+            # Find the next value to try, deepest frame first; pop frames that are done.
+            descend = False
+            while stack:
+                frame = stack[-1]
+                var, values, i, mark = frame
+                store.undo(mark)
+                if i == len(values):
+                    stack.pop()
+                    continue
+                if nodes == node_limit:
+                    return SolveResult(tuple(solutions), count, nodes, False, LimitHit.NODES)
+                if deadline is not None and not nodes & _POLL and deadline.expired():
+                    return SolveResult(tuple(solutions), count, nodes, False, LimitHit.DEADLINE)
+                frame[2] = i + 1
+                nodes += 1
+                try:
+                    store.assign(var, values[i])
+                except Contradiction:
+                    continue
+                if prop.propagate():
+                    descend = True
+                    break
+            if not descend:
+                return SolveResult(tuple(solutions), count, nodes, True)
+    finally:
+        store.undo(base)
