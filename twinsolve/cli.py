@@ -2,7 +2,9 @@
 
     twinsolve list
     twinsolve solve PATH... [--backend NAME | --all] [--unique] [--count] [--timeout S] [--json]
-    twinsolve bench PATH... [--backends a,b,c] [--timeout S] [--quick] [--quiet]
+    twinsolve bench PATH... [--backends a,b,c] [--timeout S] [--memory MB] [--jobs N]
+                    [--repeat N] [--db FILE] [--executor local|dask] [--scheduler ADDR]
+                    [--quick] [--quiet]
 
 Exit codes: 0 all good; 1 a run failed (error, crash, timeout) or was wrong;
 2 bad input or usage, reported as one line naming the file, line and problem.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -36,6 +39,12 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}")
+
+
+def _positive_int(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1: {text!r}")
+    return int(text)
 
 
 def _positive_float(text: str) -> float:
@@ -71,6 +80,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="back-end specs (default: every back-end of each puzzle)")
     bench.add_argument("--timeout", type=_positive_float, metavar="S",
                        help="seconds per run (default 10; 5 with --quick)")
+    bench.add_argument("--memory", type=_positive_int, metavar="MB", help="memory per run")
+    bench.add_argument("--jobs", type=_positive_int, metavar="N", default=os.cpu_count() or 1,
+                       help="worker processes (default: cores)")
+    bench.add_argument("--repeat", type=_positive_int, metavar="N", default=1,
+                       help="runs per instance and back-end, with seeds 0..N-1")
+    bench.add_argument("--db", default="twinsolve-bench.sqlite", metavar="FILE",
+                       help="SQLite results database (default: ./twinsolve-bench.sqlite)")
+    bench.add_argument("--executor", choices=("local", "dask"), default="local")
+    bench.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address")
+    bench.add_argument("--unique", action="store_true", help="ask every run for uniqueness")
+    bench.add_argument("--count", action="store_true", help="ask every run to count")
     bench.add_argument("--quick", action="store_true",
                        help="the quick suite: skip '# suite: full' instances, 5 s runs")
     bench.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -84,7 +104,8 @@ def cmd_list(console: Console) -> int:
     table.add_column("puzzle")
     table.add_column("back-ends")
     for entry in puzzles():
-        names = ", ".join(b.name + (" (tests)" if b.test_only else "") for b in entry.backends)
+        names = ", ".join(b.name + (" (tests)" if b.test_only else "") for b in entry.backends
+                          if not b.name.startswith("fault-"))
         table.add_row(f"{entry.name} ({entry.title})", names)
     console.print(table)
     return 0
@@ -155,19 +176,33 @@ def cmd_solve(args: argparse.Namespace, console: Console) -> int:
 # ---------------------------------------------------------------- bench
 
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:
-    from .bench.suite import run_suite
+    from .bench.execute import Budget
+    from .bench.suite import SuiteConfig, run_suite
+    from .bench.summary import summarise, summary_table
 
     backends = [s.strip() for s in args.backends.split(",") if s.strip()] if args.backends else None
-    timeout = args.timeout or (5.0 if args.quick else 10.0)
-    records, table = run_suite(args.paths, backends, Limits(timeout=timeout), quick=args.quick,
-                               console=None if args.quiet else console)
-    console.print(table)
+    budget = Budget(timeout=args.timeout or (5.0 if args.quick else 10.0), memory_mb=args.memory,
+                    unique=args.unique, count=args.count)
+    config = SuiteConfig(args.paths, backends, budget, args.quick, args.repeat, args.db,
+                         args.jobs, args.executor)
+    executor = None
+    if args.executor == "dask":
+        from .bench.dask_executor import DaskExecutor
+
+        if not args.scheduler:
+            raise UsageError("--executor dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
+        executor = DaskExecutor(args.scheduler)
+    records = run_suite(config, console=None if args.quiet else console, executor=executor)
+    console.print(summary_table(summarise(records)))
+    if not args.quiet:
+        console.print(f"[dim]results in {args.db}; see them again with "
+                      f"'twinsolve report {args.db}'[/]")
     return 1 if any(r.status in FAILED for r in records) else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     # Piped output gets a fixed width so tables are not squeezed into 80 columns.
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     try:
         args = build_parser().parse_args(argv)
         if args.command == "list":

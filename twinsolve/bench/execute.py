@@ -1,43 +1,123 @@
-"""Running planned tasks and collecting their records.
+"""Executing planned tasks in isolated worker processes.
 
-This first executor runs tasks one after another in the calling process, each
-under the wall-clock budget passed to the back-end as `Limits.timeout`. It
-is one implementation of `Executor`: a callable that takes the tasks, the
-limits and a progress callback and yields one `RunRecord` per task, so
-process pools and cluster executors can stand in its place.
+An executor takes the tasks still to run and yields `(task, RunRecord)` for
+each, in completion order. `LocalPool` keeps `jobs` long-lived worker processes
+(twinsolve.bench.isolation), one thread driving each: the threads only wait
+on pipes, so the harness process itself never runs a back-end and its GIL is
+not a bottleneck. Tasks whose back-end does not handle the instance are
+recorded as `unsupported` without being sent anywhere.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import queue
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ..core.limits import Limits
+from ..core.registry import puzzle_of
 from ..core.result import Result, Status
-from ..core.run import run
+from .isolation import Outcome, WorkerProcess
 from .plan import Task
 from .records import RunRecord
+from .worker import result_from_json
 
-__all__ = ["run_task", "run_sequential", "Executor"]
-
-Executor = Callable[[Sequence[Task], Limits, Callable[[RunRecord], None]], Iterable[RunRecord]]
-
-
-def run_task(task: Task, limits: Limits) -> RunRecord:
-    if task.skip_reason:
-        result = Result(Status.UNSUPPORTED, message=task.skip_reason)
-        return RunRecord.from_result(str(task.path), task.puzzle, task.backend, result, 0.0,
-                                     task.metadata)
-    start = time.perf_counter()
-    result = run(task.instance, task.backend, limits)
-    wall = time.perf_counter() - start
-    return RunRecord.from_result(str(task.path), task.puzzle, task.backend, result, wall,
-                                 task.metadata)
+__all__ = ["Budget", "Executor", "LocalPool", "task_payload", "record_of", "skipped_record"]
 
 
-def run_sequential(tasks: Sequence[Task], limits: Limits,
-                   progress: Callable[[RunRecord], None]) -> Iterator[RunRecord]:
-    for task in tasks:
-        record = run_task(task, limits)
-        progress(record)
-        yield record
+@dataclass(frozen=True)
+class Budget:
+    """Per-run limits the harness enforces, and what the back-end is asked to do."""
+
+    timeout: float | None = 10.0
+    memory_mb: int | None = None
+    unique: bool = False
+    count: bool = False
+
+
+class Executor(Protocol):
+    def __call__(self, tasks: Sequence[Task],
+                 budget: Budget) -> Iterator[tuple[Task, RunRecord]]: ...
+
+
+def task_payload(task: Task, budget: Budget, ident: int) -> dict[str, Any]:
+    """The JSON task a worker process understands (instance sent as its text)."""
+    limits = Limits(timeout=budget.timeout, unique=budget.unique, count=budget.count,
+                    seed=task.seed)
+    return {"id": ident, "text": puzzle_of(task.instance).rules.format(task.instance),
+            "source": str(task.path), "backend": task.backend,
+            "limits": {k: v for k, v in limits.__dict__.items()}}
+
+
+def record_of(task: Task, result: Result, wall_s: float, cpu_s: float | None,
+              timeout_s: float | None) -> RunRecord:
+    record = RunRecord.from_result(str(task.path), task.puzzle, task.backend, result, wall_s,
+                                   task.metadata)
+    return RunRecord(**{**record.__dict__, "cpu_s": cpu_s, "seed": task.seed,
+                        "instance_hash": task.instance_hash, "timeout_s": timeout_s})
+
+
+def skipped_record(task: Task, budget: Budget) -> RunRecord:
+    return record_of(task, Result(Status.UNSUPPORTED, message=task.skip_reason), 0.0, None,
+                     budget.timeout)
+
+
+def outcome_record(task: Task, outcome: Outcome, budget: Budget) -> RunRecord:
+    return record_of(task, result_from_json(outcome.result), outcome.wall_s, outcome.cpu_s,
+                     budget.timeout)
+
+
+class LocalPool:
+    """`jobs` warm worker processes on this machine."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = max(1, jobs)
+
+    def __call__(self, tasks: Sequence[Task],
+                 budget: Budget) -> Iterator[tuple[Task, RunRecord]]:
+        todo: queue.Queue[tuple[int, Task] | None] = queue.Queue()
+        done: queue.Queue[tuple[Task, RunRecord] | BaseException] = queue.Queue()
+        runnable = []
+        for task in tasks:
+            if task.skip_reason:
+                yield task, skipped_record(task, budget)
+            else:
+                runnable.append(task)
+        for ident, task in enumerate(runnable):
+            todo.put((ident, task))
+        workers = [WorkerProcess() for _ in range(min(self.jobs, len(runnable)))]
+        stop = threading.Event()
+
+        def drive(worker: WorkerProcess) -> None:
+            try:
+                while not stop.is_set():
+                    try:
+                        item = todo.get_nowait()
+                    except queue.Empty:
+                        return
+                    if item is None:
+                        return
+                    ident, task = item
+                    outcome = worker.execute(task_payload(task, budget, ident),
+                                             budget.timeout, budget.memory_mb)
+                    done.put((task, outcome_record(task, outcome, budget)))
+            except BaseException as exc:  # surfaced in the coordinator, never lost
+                done.put(exc)
+            finally:
+                worker.close()
+
+        threads = [threading.Thread(target=drive, args=(w,), daemon=True) for w in workers]
+        for thread in threads:
+            thread.start()
+        try:
+            for _ in range(len(runnable)):
+                item = done.get()
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            stop.set()
+            for worker in workers:
+                worker.close()

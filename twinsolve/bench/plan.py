@@ -1,7 +1,7 @@
 """The plan of a benchmark suite: which back-end runs on which instance.
 
 Plan = every instance found under the given paths (each file names its own
-puzzle) x every chosen back-end spec. A spec is a back-end name with optional
+puzzle) x every chosen back-end spec x `repeat` seeds. A spec is a back-end name with optional
 options (`sat:glucose4`). With no `--backends`, every non-test back-end of each
 instance's puzzle is planned. A back-end name that no puzzle in the suite
 knows is a usage error; a back-end that the instance's puzzle lacks, or that
@@ -13,14 +13,16 @@ ones kept for full runs).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..core.discover import instance_files
 from ..core.errors import UsageError
-from ..core.registry import puzzle_of
+from ..core.registry import parse_backend_spec, puzzle_of
 from ..core.run import load_file
 
 __all__ = ["Task", "plan_suite"]
@@ -33,10 +35,29 @@ class Task:
     puzzle: str
     backend: str          # the full spec, e.g. "sat:glucose4"
     skip_reason: str | None = None
+    seed: int = 0
+    instance_hash: str = ""
+    options: str = "{}"   # the spec's options as canonical JSON, part of the run's key
 
     @property
     def metadata(self) -> dict[str, str]:
         return dict(self.instance.meta)
+
+    @property
+    def backend_name(self) -> str:
+        return self.backend.split(":", 1)[0]
+
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        """What makes a run the same run: instance content, back-end, options, seed."""
+        return (self.instance_hash, self.backend_name, self.options, self.seed)
+
+
+def content_hash(instance: Any) -> str:
+    """SHA-256 of the instance's canonical text without its metadata comments."""
+    rules = puzzle_of(instance).rules
+    bare = replace(instance, meta=())
+    return hashlib.sha256(rules.format(bare).encode("utf-8")).hexdigest()
 
 
 def _in_quick_suite(instance: Any) -> bool:
@@ -44,7 +65,7 @@ def _in_quick_suite(instance: Any) -> bool:
 
 
 def plan_suite(paths: Sequence[str | Path], backends: Sequence[str] | None,
-               quick: bool = False) -> list[Task]:
+               quick: bool = False, repeat: int = 1) -> list[Task]:
     instances = [(path, load_file(path)) for path in instance_files(paths)]
     if quick:
         instances = [(p, i) for p, i in instances if _in_quick_suite(i)]
@@ -57,13 +78,18 @@ def plan_suite(paths: Sequence[str | Path], backends: Sequence[str] | None,
     tasks = []
     for path, instance in instances:
         entry = puzzle_of(instance)
+        digest = content_hash(instance)
         specs = list(backends) if backends else [b.name for b in entry.default_backends()]
         have = {b.name: b for b in entry.backends}
         for spec in specs:
             backend = have.get(spec.split(":", 1)[0])
+            options: dict[str, Any] = {}
             if backend is None:
-                reason = f"{entry.name} has no back-end {spec!r}"
+                reason: str | None = f"{entry.name} has no back-end {spec!r}"
             else:
                 reason = backend.unsupported_reason(instance)
-            tasks.append(Task(path, instance, entry.name, spec, reason))
+                options = parse_backend_spec(spec, backend)[1]
+            for seed in range(repeat):
+                tasks.append(Task(path, instance, entry.name, spec, reason, seed, digest,
+                                  json.dumps(options, sort_keys=True)))
     return tasks

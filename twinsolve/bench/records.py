@@ -31,6 +31,15 @@ class RunRecord:
     message: str | None = None
     metadata: dict[str, str] = field(default_factory=dict)
     solution: dict[str, Any] | None = None
+    cpu_s: float | None = None
+    seed: int = 0
+    instance_hash: str = ""
+    timeout_s: float | None = None
+
+    @property
+    def solved(self) -> bool:
+        """A definite, unrefuted answer: a proven solution or a proof of none."""
+        return self.status in (Status.OPTIMAL, Status.SOLVED, Status.UNSAT)
 
     @classmethod
     def from_result(cls, path: str, puzzle: str, backend: str, result: Result, wall_s: float,

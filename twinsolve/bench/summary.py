@@ -1,25 +1,72 @@
-"""The comparison table that ends every benchmark: one row per puzzle and back-end.
+"""The comparison table: one row per puzzle and back-end, plus the virtual best.
 
-Columns: runs, solved (a definite answer: optimal, solved or unsat, and not
-marked wrong), feasible (a solution without proof), wrong, timeouts, other
-(unsupported, error, crash, memout), the median wall time and the median
-nodes over the solved runs.
+Columns: runs; solved (a definite answer — optimal, solved or unsat — not
+marked wrong); feasible (a solution without proof); wrong; timeout; memout;
+crash; other (unsupported, error); PAR-2 (the mean over runs of the wall time
+when solved, else twice the time limit: the SAT Competition's score); median
+and geometric-mean wall time and median nodes over the solved runs.
+
+The virtual best back-end (VBS) of a puzzle takes, per instance, the fastest
+solved run of any back-end: the score a portfolio of all of them would get.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rich.table import Table
 
 from ..core.result import Status
 from .records import RunRecord
 
-__all__ = ["summarise", "summary_table", "SummaryRow"]
+__all__ = ["summarise", "summary_table", "SummaryRow", "VIRTUAL_BEST", "par2"]
 
 SummaryRow = dict[str, object]
+VIRTUAL_BEST = "virtual best"
+_OTHER = (Status.UNSUPPORTED, Status.ERROR)
+
+
+def par2(record: RunRecord) -> float | None:
+    if record.solved:
+        return record.wall_s
+    return None if record.timeout_s is None else 2 * record.timeout_s
+
+
+def _row(puzzle: str, backend: str, runs: Sequence[RunRecord]) -> SummaryRow:
+    solved = [r for r in runs if r.solved]
+    times = [r.wall_s for r in solved]
+    nodes = [r.nodes for r in solved if r.nodes is not None]
+    scores = [par2(r) for r in runs if r.status not in _OTHER]
+    return {
+        "puzzle": puzzle, "backend": backend, "runs": len(runs), "solved": len(solved),
+        "feasible": sum(r.status is Status.FEASIBLE for r in runs),
+        "wrong": sum(r.status is Status.WRONG for r in runs),
+        "timeout": sum(r.status is Status.TIMEOUT for r in runs),
+        "memout": sum(r.status is Status.MEMOUT for r in runs),
+        "crash": sum(r.status is Status.CRASH for r in runs),
+        "other": sum(r.status in _OTHER for r in runs),
+        "par2": statistics.fmean(scores) if scores and None not in scores else None,  # type: ignore[arg-type]
+        "median_s": statistics.median(times) if times else None,
+        "geomean_s": math.exp(statistics.fmean(math.log(max(t, 1e-6)) for t in times))
+        if times else None,
+        "median_nodes": statistics.median(nodes) if nodes else None,
+    }
+
+
+def _virtual_best(runs: Sequence[RunRecord]) -> list[RunRecord]:
+    by_instance: dict[tuple[str, int], list[RunRecord]] = defaultdict(list)
+    for record in runs:
+        if record.status not in _OTHER:
+            by_instance[(record.instance_hash or record.path, record.seed)].append(record)
+    best = []
+    for group in by_instance.values():
+        solved = [r for r in group if r.solved]
+        pick = min(solved, key=lambda r: r.wall_s) if solved else group[0]
+        best.append(pick)
+    return best
 
 
 def summarise(records: Iterable[RunRecord]) -> list[SummaryRow]:
@@ -27,22 +74,12 @@ def summarise(records: Iterable[RunRecord]) -> list[SummaryRow]:
     for record in records:
         groups[(record.puzzle, record.backend)].append(record)
     rows = []
-    for (puzzle, backend), runs in sorted(groups.items()):
-        solved = [r for r in runs if r.status.is_answer and r.status is not Status.FEASIBLE]
-        rows.append({
-            "puzzle": puzzle,
-            "backend": backend,
-            "runs": len(runs),
-            "solved": len(solved),
-            "feasible": sum(r.status is Status.FEASIBLE for r in runs),
-            "wrong": sum(r.status is Status.WRONG for r in runs),
-            "timeout": sum(r.status is Status.TIMEOUT for r in runs),
-            "other": sum(r.status in (Status.UNSUPPORTED, Status.ERROR, Status.CRASH,
-                                      Status.MEMOUT) for r in runs),
-            "median_s": statistics.median(r.wall_s for r in solved) if solved else None,
-            "median_nodes": statistics.median(r.nodes for r in solved if r.nodes is not None)
-            if any(r.nodes is not None for r in solved) else None,
-        })
+    for puzzle in sorted({p for p, _ in groups}):
+        backends = sorted(b for p, b in groups if p == puzzle)
+        rows.extend(_row(puzzle, b, groups[(puzzle, b)]) for b in backends)
+        if len(backends) > 1:
+            every = [r for b in backends for r in groups[(puzzle, b)]]
+            rows.append(_row(puzzle, VIRTUAL_BEST, _virtual_best(every)))
     return rows
 
 
@@ -53,20 +90,29 @@ def _seconds(value: object) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
+_COLUMNS = (("puzzle", "puzzle"), ("back-end", "backend"), ("runs", "runs"),
+            ("solved", "solved"), ("feasible", "feasible"), ("wrong", "wrong"),
+            ("timeout", "timeout"), ("memout", "memout"), ("crash", "crash"),
+            ("other", "other"), ("PAR-2", "par2"), ("median time", "median_s"),
+            ("geomean time", "geomean_s"), ("median nodes", "median_nodes"))
+
+
+def _cell(key: str, value: object) -> str:
+    if key in ("par2", "median_s", "geomean_s"):
+        return _seconds(value)
+    if key == "median_nodes":
+        return "-" if value is None else f"{value:g}"  # type: ignore[str-format]
+    if key == "wrong" and value:
+        return f"[bold red]{value}[/]"
+    return str(value)
+
+
 def summary_table(rows: list[SummaryRow], title: str = "twinsolve bench") -> Table:
     table = Table(title=title)
-    for name, justify in (("puzzle", "left"), ("back-end", "left"), ("runs", "right"),
-                          ("solved", "right"), ("feasible", "right"), ("wrong", "right"),
-                          ("timeout", "right"), ("other", "right"), ("median time", "right"),
-                          ("median nodes", "right")):
-        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for header, key in _COLUMNS:
+        table.add_column(header, justify="left" if key in ("puzzle", "backend") else "right",
+                         no_wrap=True)
     for row in rows:
-        nodes = row["median_nodes"]
-        table.add_row(
-            str(row["puzzle"]), str(row["backend"]), str(row["runs"]), str(row["solved"]),
-            str(row["feasible"]),
-            f"[bold red]{row['wrong']}[/]" if row["wrong"] else "0",
-            str(row["timeout"]), str(row["other"]), _seconds(row["median_s"]),
-            "-" if nodes is None else f"{nodes:g}",
-        )
+        style = "italic" if row["backend"] == VIRTUAL_BEST else None
+        table.add_row(*(_cell(key, row[key]) for _, key in _COLUMNS), style=style)
     return table

@@ -3,8 +3,9 @@
 `verify` has already run on every solution (a rejected one is `wrong`). This
 pass catches the answers `verify` cannot judge alone:
 - metadata: `# expect-solution: {json}` with `# expect-unique: true` (the
-  only solution: a verified answer must equal it), `# expect-objective: N` (a proven optimum must equal N; `unsat`
-  is wrong when N is given), `# expect-unique: true|false`,
+  only solution: a verified answer must equal it), `# expect-objective: N`
+  (a proven optimum must equal N; `unsat` is wrong when N is given),
+  `# expect-unique: true|false`,
   `# expect-solutions: N` (a reported count must equal N; `unsat` is wrong
   when N > 0);
 - each other, per instance: an `optimal` objective worse than a verified
@@ -83,7 +84,7 @@ def judge(records: Iterable[RunRecord]) -> list[RunRecord]:
             out[index] = record.marked_wrong(why)
     by_instance: dict[str, list[int]] = defaultdict(list)
     for index, record in enumerate(out):
-        by_instance[record.path].append(index)
+        by_instance[record.instance_hash or record.path].append(index)
     for indices in by_instance.values():
         group = [out[i] for i in indices]
         for local, why in _against_each_other(group).items():

@@ -75,6 +75,16 @@ class Puzzle:
         return [b for b in self.backends if not b.test_only]
 
 
+# Misbehaving back-ends every puzzle has, for testing the harness (twinsolve.bench.faults).
+_FAULTS = tuple(
+    Backend(f"fault-{kind}", f"twinsolve.bench.faults:{kind}", f"test only: {what}",
+            test_only=True)
+    for kind, what in (("crash", "dies of SIGSEGV"), ("abort", "dies of SIGABRT"),
+                       ("hang", "ignores its time limit"), ("memory", "allocates without bound"),
+                       ("wrong", "answers what verify rejects"))
+)
+
+
 def _standard(name: str, title: str, sat_unsupported: bool = False) -> Puzzle:
     """The usual trio plus `brute`, following the naming convention of DESIGN.md."""
     models = f"twinsolve.models.{name}"
@@ -88,6 +98,7 @@ def _standard(name: str, title: str, sat_unsupported: bool = False) -> Puzzle:
                 bare_option="solver"),
         Backend("brute", f"twinsolve.puzzles.{name}:brute",
                 "exhaustive enumeration, tiny instances only (tests)", test_only=True),
+        *_FAULTS,
     ))
 
 

@@ -1,0 +1,130 @@
+"""The benchmark worker process: runs one task at a time for the harness.
+
+Started as `python -m twinsolve.bench.worker` in a process group of its own,
+it pays the imports once and then serves tasks forever. The protocol is one
+JSON object per line: the harness writes a task to stdin —
+
+    {"id": 3, "text": "<instance text>", "source": "path", "backend": "sat",
+     "limits": {"timeout": 10, "seed": 0, "unique": false, "count": false,
+                "options": {}}, "memory_mb": 2048}
+
+— and reads one reply from the worker's protocol channel:
+
+    {"id": 3, "result": {...Result fields...}, "cpu_s": 0.12}
+
+Why the protocol uses a duplicate of the original stdout: solver libraries may
+print to file descriptor 1, so fd 1 is pointed at stderr and only the worker
+writes the protocol stream. The address-space limit (RLIMIT_AS) is set per
+task to what the process already maps plus the task's budget, so a run that
+allocates past it fails with MemoryError (reported as `memout`) instead of
+taking the machine down; the harness also watches the resident size.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+from typing import Any
+
+from ..core.errors import InstanceError, UsageError
+from ..core.limits import Limits
+from ..core.result import Result, Stats, Status
+from ..core.run import parse_text, run
+
+__all__ = ["main", "result_to_json", "result_from_json"]
+
+# Headroom above the requested budget for the address space (not the resident
+# set): thread stacks and malloc arenas reserve address space they never touch.
+_ADDRESS_SLACK = 1 << 30
+
+
+def result_to_json(result: Result) -> dict[str, Any]:
+    count = result.count
+    return {
+        "status": result.status.value, "solution": result.solution,
+        "objective": result.objective, "unique": result.unique,
+        # counts can exceed 64 bits (Lights Out: K^nullity); JSON keeps them exact as text
+        "count": None if count is None else str(count),
+        "verified": result.verified, "message": result.message,
+        "stats": result.stats.to_dict(),
+    }
+
+
+def result_from_json(data: dict[str, Any]) -> Result:
+    stats = dict(data.get("stats") or {})
+    core = Stats(int(stats.pop("nodes", 0) or 0), float(stats.pop("build_s", 0.0) or 0.0),
+                 float(stats.pop("solve_s", 0.0) or 0.0), stats)
+    count = data.get("count")
+    return Result(Status(data["status"]), data.get("solution"), data.get("objective"),
+                  data.get("unique"), core, None if count is None else int(count),
+                  data.get("verified"), data.get("message"))
+
+
+def _mapped_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
+
+
+def _cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _run_task(task: dict[str, Any]) -> dict[str, Any]:
+    limits = Limits(**task["limits"])
+    memory_mb = task.get("memory_mb")
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if memory_mb:
+        cap = _mapped_bytes() + memory_mb * (1 << 20) + _ADDRESS_SLACK
+        resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY
+                                                else min(cap, hard), hard))
+    start = _cpu_seconds()
+    try:
+        instance = parse_text(task["text"], task.get("source"))
+        result = run(instance, task["backend"], limits)
+    except (InstanceError, UsageError) as exc:
+        result = Result(Status.ERROR, message=str(exc))
+    except MemoryError:
+        result = Result(Status.MEMOUT, message="out of memory (address-space limit)")
+    finally:
+        if memory_mb:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    return {"id": task.get("id"), "result": result_to_json(result),
+            "cpu_s": _cpu_seconds() - start}
+
+
+def _warm_up() -> None:
+    """Import every puzzle and back-end module now, so no run pays for imports."""
+    import importlib
+
+    from ..core.registry import puzzles
+
+    for entry in puzzles():
+        for target in [entry.rules_module] + [b.target for b in entry.backends]:
+            try:
+                importlib.import_module(target.partition(":")[0])
+            except ImportError:
+                pass  # a missing optional solver fails only the runs that need it
+
+
+def main() -> int:
+    _warm_up()
+    protocol = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)  # anything a solver prints goes to stderr, not into the protocol
+    protocol.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        reply = _run_task(json.loads(line))
+        protocol.write(json.dumps(reply) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
