@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import signal
 import sys
 from typing import Any
 
@@ -113,7 +114,27 @@ def _warm_up() -> None:
                 pass  # a missing optional solver fails only the runs that need it
 
 
+def _die_with_parent() -> None:
+    """Ask Linux to SIGKILL this worker when the harness dies, even by `kill -9`.
+
+    Without it a worker stuck in a hanging back-end would outlive a killed
+    harness forever (it sits in its own process group, out of reach of a
+    terminal's Ctrl-C).
+    """
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the harness died before prctl took effect
+        os._exit(1)
+
+
 def main() -> int:
+    _die_with_parent()
     _warm_up()
     protocol = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)  # anything a solver prints goes to stderr, not into the protocol
