@@ -30,9 +30,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["WorkerProcess", "Outcome", "GRACE_S"]
+__all__ = ["WorkerProcess", "Outcome", "GRACE_S", "grace_seconds"]
 
-GRACE_S = 1.0          # beyond the timeout, for the back-end's own clean stop
+GRACE_S = 1.0          # at most this long beyond the timeout, for the back-end's own clean stop
 POLL_S = 0.02          # how often the clock and the memory are checked
 _TICK = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -51,6 +51,11 @@ def _verdict(status: str, message: str) -> dict[str, Any]:
     return {"status": status, "solution": None, "objective": None, "unique": None,
             "count": None, "verified": None, "message": message,
             "stats": {"nodes": 0, "build_s": 0.0, "solve_s": 0.0}}
+
+
+def grace_seconds(timeout: float) -> float:
+    """Time past the limit for a cooperative stop: 10% of it plus 0.25 s, at most GRACE_S."""
+    return min(GRACE_S, 0.25 + 0.1 * timeout)
 
 
 def _children(pid: int) -> list[int]:
@@ -159,7 +164,7 @@ class WorkerProcess:
             proc.stdin.flush()
         except BrokenPipeError:
             return self._died(start)
-        hard_limit = None if timeout is None else timeout + GRACE_S
+        hard_limit = None if timeout is None else timeout + grace_seconds(timeout)
         with selectors.DefaultSelector() as selector:
             selector.register(proc.stdout, selectors.EVENT_READ)
             while True:
