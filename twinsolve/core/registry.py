@@ -105,6 +105,11 @@ def _standard(name: str, title: str, sat_unsupported: bool = False) -> Puzzle:
 _TABLE: dict[str, Puzzle] = {
     p.name: p for p in (
         _standard("lightsout", "Lights Out", sat_unsupported=True),
+        _standard("cave", "Cave (Corral)"),
+        _standard("mirror", "Mirror maze"),
+        _standard("jugs", "Water jugs"),
+        _standard("clock", "Clock stepping"),
+        _standard("chess", "Solitaire Chess"),
     )
 }
 
