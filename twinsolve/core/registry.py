@@ -42,6 +42,7 @@ class Backend:
     supports_target: str | None = None
     bare_option: str | None = None
     test_only: bool = False
+    by_default: bool = True
 
     @property
     def solve(self) -> Callable[..., Any]:
@@ -59,6 +60,7 @@ class Puzzle:
     title: str
     rules_module: str
     backends: tuple[Backend, ...]
+    optimisation: bool = True  # False: a feasibility puzzle (no objective)
 
     @property
     def rules(self) -> ModuleType:
@@ -72,7 +74,8 @@ class Puzzle:
         raise UsageError(f"puzzle {self.name!r} has no back-end {name!r} (known: {known})")
 
     def default_backends(self) -> list[Backend]:
-        return [b for b in self.backends if not b.test_only]
+        """The back-ends a suite runs when none are named."""
+        return [b for b in self.backends if not b.test_only and b.by_default]
 
 
 # Misbehaving back-ends every puzzle has, for testing the harness (twinsolve.bench.faults).
@@ -85,7 +88,15 @@ _FAULTS = tuple(
 )
 
 
-def _standard(name: str, title: str, sat_unsupported: bool = False) -> Puzzle:
+# Any DIMACS solver binary on the `sat` encoding: `cmd:kissat` (twinsolve.bench.external).
+_EXTERNAL = Backend("cmd", "twinsolve.bench.external:solve",
+                    "a DIMACS SAT solver program on the sat encoding: cmd:PROGRAM",
+                    supports_target="twinsolve.bench.external:supports", bare_option="program",
+                    by_default=False)
+
+
+def _standard(name: str, title: str, sat_unsupported: bool = False,
+              optimisation: bool = True) -> Puzzle:
     """The usual trio plus `brute`, following the naming convention of DESIGN.md."""
     models = f"twinsolve.models.{name}"
     return Puzzle(name, title, f"twinsolve.puzzles.{name}", (
@@ -98,18 +109,19 @@ def _standard(name: str, title: str, sat_unsupported: bool = False) -> Puzzle:
                 bare_option="solver"),
         Backend("brute", f"twinsolve.puzzles.{name}:brute",
                 "exhaustive enumeration, tiny instances only (tests)", test_only=True),
+        _EXTERNAL,
         *_FAULTS,
-    ))
+    ), optimisation)
 
 
 _TABLE: dict[str, Puzzle] = {
     p.name: p for p in (
         _standard("lightsout", "Lights Out", sat_unsupported=True),
-        _standard("cave", "Cave (Corral)"),
+        _standard("cave", "Cave (Corral)", optimisation=False),
         _standard("mirror", "Mirror maze"),
         _standard("jugs", "Water jugs"),
         _standard("clock", "Clock stepping"),
-        _standard("chess", "Solitaire Chess"),
+        _standard("chess", "Solitaire Chess", optimisation=False),
     )
 }
 

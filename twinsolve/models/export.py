@@ -1,0 +1,134 @@
+"""Writing encodings out, so solvers twinsolve does not ship can run them.
+
+Every puzzle's model module offers `sat_export(instance) -> CnfExport` (the
+same clauses the `sat` back-end solves, the literals whose truth costs one
+unit of the objective, and the decoder back to a solution) and
+`cpsat_export(instance) -> CpModel` (the `cpsat` back-end's model, objective
+included). This module writes them:
+
+- DIMACS CNF (`p cnf`): the hard clauses. For an optimisation puzzle a model
+  of the CNF is a solution, not necessarily a best one (said in a comment).
+- DIMACS WCNF (the classic `p wcnf VARS CLAUSES TOP` form every MaxSAT
+  solver reads): hard clauses with weight TOP, and one unit soft clause of
+  weight 1 per cost literal, forbidding it.
+- CP-SAT model protobuf: text when the file name ends in `txt`, else binary.
+
+Files are written atomically (a temporary file in the same folder, then a
+rename), so a failed export never leaves a half-written file behind.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import UsageError
+from ..core.registry import puzzle_of
+
+__all__ = ["CnfExport", "sat_export", "cpsat_export", "write_cnf", "write_wcnf", "write_cpsat",
+           "read_dimacs_model"]
+
+
+@dataclass(frozen=True)
+class CnfExport:
+    clauses: Sequence[Sequence[int]]
+    variables: int
+    cost: Sequence[int]                           # each true literal here costs 1
+    decode: Callable[[set[int]], dict[str, Any]]  # true literals -> solution
+    comments: Sequence[str] = field(default=())
+
+    @property
+    def optimisation(self) -> bool:
+        return bool(self.cost)
+
+
+def _model_module(instance: Any) -> Any:
+    return importlib.import_module(f"twinsolve.models.{puzzle_of(instance).name}")
+
+
+def sat_export(instance: Any) -> CnfExport:
+    module = _model_module(instance)
+    reason = getattr(module, "supports_sat", lambda _: None)(instance)
+    if reason:
+        raise UsageError(f"no CNF for this instance: {reason}")
+    return module.sat_export(instance)
+
+
+def cpsat_export(instance: Any) -> Any:
+    return _model_module(instance).cpsat_export(instance)
+
+
+def _atomic_write(path: Path, lines: Iterable[str]) -> None:
+    path = Path(path)
+    handle, temp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="ascii") as out:
+            for line in lines:
+                out.write(line)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _clause(clause: Sequence[int]) -> str:
+    return " ".join(map(str, clause)) + " 0\n"
+
+
+def write_cnf(export: CnfExport, path: Path) -> None:
+    def lines() -> Iterable[str]:
+        yield from (f"c {c}\n" for c in export.comments)
+        if export.optimisation:
+            yield "c objective not encoded: a model is a solution, not always a best one (--wcnf)\n"
+        yield f"p cnf {export.variables} {len(export.clauses)}\n"
+        yield from map(_clause, export.clauses)
+
+    _atomic_write(path, lines())
+
+
+def write_wcnf(export: CnfExport, path: Path) -> None:
+    top = len(export.cost) + 1
+
+    def lines() -> Iterable[str]:
+        yield from (f"c {c}\n" for c in export.comments)
+        yield "c objective: the number of violated soft clauses (weight 1 each)\n"
+        yield f"p wcnf {export.variables} {len(export.clauses) + len(export.cost)} {top}\n"
+        yield from (f"{top} " + _clause(c) for c in export.clauses)
+        yield from (f"1 {-lit} 0\n" for lit in export.cost)
+
+    _atomic_write(path, lines())
+
+
+def write_cpsat(model: Any, path: Path) -> None:
+    path = Path(path)
+    handle, temp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.",
+                                    suffix=".txt" if path.name.endswith("txt") else ".pb")
+    os.close(handle)
+    try:
+        if not model.export_to_file(temp):
+            raise UsageError(f"{path}: CP-SAT could not write the model")
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def read_dimacs_model(output: str) -> tuple[str, set[int]]:
+    """The verdict and true literals from a SAT-competition solver's output.
+
+    Returns ("sat", literals), ("unsat", set()) or ("unknown", set()) from the
+    `s` line and the `v` lines.
+    """
+    verdict, literals = "unknown", set()
+    for line in output.splitlines():
+        if line.startswith("s "):
+            word = line[2:].strip().upper()
+            verdict = {"SATISFIABLE": "sat", "UNSATISFIABLE": "unsat"}.get(word, "unknown")
+        elif line.startswith("v "):
+            literals.update(int(tok) for tok in line[2:].split() if tok not in ("0", ""))
+    return verdict, {lit for lit in literals if lit > 0}
