@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twinsolve.core.errors import InstanceError
+from twinsolve.core.errors import InstanceError, UsageError
 from twinsolve.core.instance_file import decode
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
@@ -583,7 +583,7 @@ def test_write_instances_never_leaves_a_half_written_file(tmp_path, monkeypatch)
 
     monkeypatch.setattr(os, "replace", fail)
     changed = cave.Instance(1, 1, ((cave.EMPTY,),))
-    with pytest.raises(OSError):
+    with pytest.raises(UsageError, match="disk full"):
         puzzlekit_json.write_instances([("p", changed)], tmp_path)
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["p.txt"]

@@ -5,6 +5,7 @@
     twinsolve bench PATH... [--backends a,b,c] [--timeout S] [--memory MB] [--jobs N]
                     [--repeat N] [--db FILE] [--executor local|dask] [--scheduler ADDR]
                     [--quick] [--quiet]
+    twinsolve report DB [--html FILE] [--csv FILE] [--json FILE] [--plots DIR]
 
 Exit codes: 0 all good; 1 a run failed (error, crash, timeout) or was wrong;
 2 bad input or usage, reported as one line naming the file, line and problem.
@@ -94,6 +95,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true",
                        help="the quick suite: skip '# suite: full' instances, 5 s runs")
     bench.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    report = commands.add_parser("report", help="tables, exports and plots of a results DB")
+    report.add_argument("db", metavar="DB", help="SQLite results database from 'bench --db'")
+    report.add_argument("--html", metavar="FILE", help="one self-contained HTML page")
+    report.add_argument("--csv", metavar="FILE", help="one row per run, raw values and verdict")
+    report.add_argument("--json", metavar="FILE", help="summary, sessions and runs as JSON")
+    report.add_argument("--plots", metavar="DIR", help="cactus, scatter and nodes plots "
+                        "(PNG and SVG)")
     return parser
 
 
@@ -200,6 +209,20 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     return 1 if any(r.status in FAILED for r in records) else 0
 
 
+# ---------------------------------------------------------------- report
+
+def cmd_report(args: argparse.Namespace, console: Console) -> int:
+    from .bench.report import report
+    from .bench.summary import summary_table
+
+    result = report(args.db, html=args.html, csv=args.csv, json_path=args.json,
+                    plots=args.plots)
+    console.print(summary_table(result.summary, title=f"twinsolve report: {args.db}"))
+    for path in result.written:
+        print(f"wrote {path}", flush=True)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # Piped output gets a fixed width so tables are not squeezed into 80 columns.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
@@ -209,6 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_list(console)
         if args.command == "solve":
             return cmd_solve(args, console)
+        if args.command == "report":
+            return cmd_report(args, console)
         return cmd_bench(args, console)
     except (InstanceError, UsageError) as exc:
         print(f"twinsolve: {exc}", file=sys.stderr)

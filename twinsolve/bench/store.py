@@ -11,6 +11,12 @@ they can exceed 64 bits.
 
 The `sessions` table records provenance for every invocation that ran
 something: versions, git commit, host, CPU, start time, the command line.
+
+A file that is not a twinsolve results database, or a stored row that does
+not decode, is a one-line `UsageError`, never a traceback. Reports open the
+database with `Store.open_read_only`: never created, never changed (not
+SQLite's `mode=ro`, which cannot tidy away the -wal and -shm files of a WAL
+database when it closes; `query_only` refuses writes instead).
 """
 
 from __future__ import annotations
@@ -18,9 +24,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import UsageError
 from ..core.result import Status
 from .records import RunRecord
 
@@ -55,19 +63,95 @@ _COLUMNS = ("session_id", "instance_hash", "backend", "options", "seed", "instan
             "metadata", "timeout_s", "memory_mb")
 
 
+# A database missing any of these was not written by twinsolve.
+_REQUIRED = {
+    "runs": frozenset({"id", "session_id", "instance_hash", "backend", "options", "seed",
+                       "instance_path", "puzzle", "backend_spec", "status", "objective",
+                       "is_unique", "count", "verified", "wall_s", "cpu_s", "nodes", "stats",
+                       "message", "solution", "metadata", "timeout_s"}),
+    "sessions": frozenset({"id", "started", "argv"}),
+}
+
+
+def _not_ours(path: Path, why: str) -> UsageError:
+    return UsageError(f"{path}: not a twinsolve results database ({why})")
+
+
+def _unreadable(path: Path, exc: sqlite3.Error) -> UsageError:
+    if "not a database" in str(exc) or "malformed" in str(exc):
+        return _not_ours(path, str(exc))
+    return UsageError(f"{path}: cannot use the results database ({exc})")
+
+
+def _check_schema(db: sqlite3.Connection, path: Path) -> None:
+    for table, needed in _REQUIRED.items():
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if not have:
+            raise _not_ours(path, f"no '{table}' table")
+        missing = sorted(needed - have)
+        if missing:
+            raise _not_ours(path, f"'{table}' lacks column {missing[0]!r}")
+
+
 def _bool(value: bool | None) -> int | None:
     return None if value is None else int(value)
 
 
 class Store:
-    def __init__(self, path: str | Path) -> None:
+    """The results database, created if missing (the harness's view)."""
+
+    def __init__(self, path: str | Path, connection: sqlite3.Connection | None = None) -> None:
         self.path = Path(path)
-        # autocommit off; each insert commits on its own (one run = one transaction)
-        self.db = sqlite3.connect(str(self.path), timeout=30)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(_SCHEMA)
-        self.db.commit()
+        if connection is not None:
+            self.db = connection
+            return
+        if self.path.exists() and not self.path.is_file():
+            raise UsageError(f"{self.path}: not a file (expected a results database)")
+        try:
+            # each insert commits on its own (one run = one transaction)
+            self.db = sqlite3.connect(str(self.path), timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+            self.db.commit()
+            _check_schema(self.db, self.path)
+        except sqlite3.Error as exc:
+            raise _unreadable(self.path, exc) from None
+
+    @classmethod
+    def open_read_only(cls, path: str | Path) -> Store:
+        """An existing results database on a connection that refuses every write."""
+        path = Path(path)
+        if not path.exists():
+            raise UsageError(f"{path}: no such results database")
+        if not path.is_file():
+            raise UsageError(f"{path}: not a file (expected a results database from "
+                             "'twinsolve bench --db FILE')")
+        try:
+            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True)
+        except sqlite3.Error as exc:
+            raise _unreadable(path, exc) from None
+        try:
+            db.execute("PRAGMA query_only = ON")
+            _check_schema(db, path)
+        except (sqlite3.Error, UsageError) as exc:
+            db.close()
+            if isinstance(exc, UsageError):
+                raise
+            raise _unreadable(path, exc) from None
+        return cls(path, db)
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """One read transaction: everything read inside sees the same snapshot."""
+        try:
+            self.db.execute("BEGIN")
+            yield
+        except sqlite3.Error as exc:
+            raise _unreadable(self.path, exc) from None
+        finally:
+            if self.db.in_transaction:
+                self.db.rollback()
 
     def close(self) -> None:
         self.db.close()
@@ -110,12 +194,19 @@ class Store:
 
     def records(self, keys: Iterable[RunKey] | None = None) -> list[RunRecord]:
         """Stored runs as records (all of them, or those with the given keys)."""
+        return list(self.records_by_key(keys).values())
+
+    def records_by_key(self, keys: Iterable[RunKey] | None = None) -> dict[RunKey, RunRecord]:
         wanted = None if keys is None else set(keys)
-        out = []
+        out = {}
         for row in self._rows():
             key = (row["instance_hash"], row["backend"], row["options"], int(row["seed"]))
             if wanted is None or key in wanted:
-                out.append(_record(row))
+                try:
+                    out[key] = _record(row)
+                except (ValueError, TypeError) as exc:  # a bad status or JSON in the row
+                    raise UsageError(f"{self.path}: stored run {row['id']} cannot be read "
+                                     f"({exc})") from None
         return out
 
     def _rows(self) -> Iterator[sqlite3.Row]:

@@ -22,7 +22,8 @@ from rich.table import Table
 from ..core.result import Status
 from .records import RunRecord
 
-__all__ = ["summarise", "summary_table", "SummaryRow", "VIRTUAL_BEST", "par2"]
+__all__ = ["summarise", "summary_table", "SummaryRow", "VIRTUAL_BEST", "par2", "virtual_best",
+           "COLUMNS", "format_value"]
 
 SummaryRow = dict[str, object]
 VIRTUAL_BEST = "virtual best"
@@ -56,7 +57,8 @@ def _row(puzzle: str, backend: str, runs: Sequence[RunRecord]) -> SummaryRow:
     }
 
 
-def _virtual_best(runs: Sequence[RunRecord]) -> list[RunRecord]:
+def virtual_best(runs: Sequence[RunRecord]) -> list[RunRecord]:
+    """Per (instance, seed), the fastest solved run of any back-end (else any run of it)."""
     by_instance: dict[tuple[str, int], list[RunRecord]] = defaultdict(list)
     for record in runs:
         if record.status not in _OTHER:
@@ -79,7 +81,7 @@ def summarise(records: Iterable[RunRecord]) -> list[SummaryRow]:
         rows.extend(_row(puzzle, b, groups[(puzzle, b)]) for b in backends)
         if len(backends) > 1:
             every = [r for b in backends for r in groups[(puzzle, b)]]
-            rows.append(_row(puzzle, VIRTUAL_BEST, _virtual_best(every)))
+            rows.append(_row(puzzle, VIRTUAL_BEST, virtual_best(every)))
     return rows
 
 
@@ -90,29 +92,34 @@ def _seconds(value: object) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
-_COLUMNS = (("puzzle", "puzzle"), ("back-end", "backend"), ("runs", "runs"),
-            ("solved", "solved"), ("feasible", "feasible"), ("wrong", "wrong"),
-            ("timeout", "timeout"), ("memout", "memout"), ("crash", "crash"),
-            ("other", "other"), ("PAR-2", "par2"), ("median time", "median_s"),
-            ("geomean time", "geomean_s"), ("median nodes", "median_nodes"))
+COLUMNS = (("puzzle", "puzzle"), ("back-end", "backend"), ("runs", "runs"),
+           ("solved", "solved"), ("feasible", "feasible"), ("wrong", "wrong"),
+           ("timeout", "timeout"), ("memout", "memout"), ("crash", "crash"),
+           ("other", "other"), ("PAR-2", "par2"), ("median time", "median_s"),
+           ("geomean time", "geomean_s"), ("median nodes", "median_nodes"))
 
 
-def _cell(key: str, value: object) -> str:
+def format_value(key: str, value: object) -> str:
+    """A summary value as plain text, as the table shows it (`-` for none)."""
     if key in ("par2", "median_s", "geomean_s"):
         return _seconds(value)
     if key == "median_nodes":
         return "-" if value is None else f"{value:g}"  # type: ignore[str-format]
+    return str(value)
+
+
+def _cell(key: str, value: object) -> str:
     if key == "wrong" and value:
         return f"[bold red]{value}[/]"
-    return str(value)
+    return format_value(key, value)
 
 
 def summary_table(rows: list[SummaryRow], title: str = "twinsolve bench") -> Table:
     table = Table(title=title)
-    for header, key in _COLUMNS:
+    for header, key in COLUMNS:
         table.add_column(header, justify="left" if key in ("puzzle", "backend") else "right",
                          no_wrap=True)
     for row in rows:
         style = "italic" if row["backend"] == VIRTUAL_BEST else None
-        table.add_row(*(_cell(key, row[key]) for _, key in _COLUMNS), style=style)
+        table.add_row(*(_cell(key, row[key]) for _, key in COLUMNS), style=style)
     return table

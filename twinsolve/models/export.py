@@ -20,13 +20,12 @@ rename), so a failed export never leaves a half-written file behind.
 from __future__ import annotations
 
 import importlib
-import os
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.atomic import write_text, write_with
 from ..core.errors import UsageError
 from ..core.registry import puzzle_of
 
@@ -63,19 +62,6 @@ def cpsat_export(instance: Any) -> Any:
     return _model_module(instance).cpsat_export(instance)
 
 
-def _atomic_write(path: Path, lines: Iterable[str]) -> None:
-    path = Path(path)
-    handle, temp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="ascii") as out:
-            for line in lines:
-                out.write(line)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def _clause(clause: Sequence[int]) -> str:
     return " ".join(map(str, clause)) + " 0\n"
 
@@ -88,7 +74,7 @@ def write_cnf(export: CnfExport, path: Path) -> None:
         yield f"p cnf {export.variables} {len(export.clauses)}\n"
         yield from map(_clause, export.clauses)
 
-    _atomic_write(path, lines())
+    write_text(path, "".join(lines()))
 
 
 def write_wcnf(export: CnfExport, path: Path) -> None:
@@ -101,21 +87,15 @@ def write_wcnf(export: CnfExport, path: Path) -> None:
         yield from (f"{top} " + _clause(c) for c in export.clauses)
         yield from (f"1 {-lit} 0\n" for lit in export.cost)
 
-    _atomic_write(path, lines())
+    write_text(path, "".join(lines()))
 
 
 def write_cpsat(model: Any, path: Path) -> None:
-    path = Path(path)
-    handle, temp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.",
-                                    suffix=".txt" if path.name.endswith("txt") else ".pb")
-    os.close(handle)
-    try:
-        if not model.export_to_file(temp):
+    def fill(temp: Path) -> None:
+        if not model.export_to_file(str(temp)):
             raise UsageError(f"{path}: CP-SAT could not write the model")
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+
+    write_with(path, fill)
 
 
 def read_dimacs_model(output: str) -> tuple[str, set[int]]:

@@ -18,11 +18,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..core.atomic import write_text
 from ..core.errors import InstanceError
 from ..core.instance_file import decode
 from . import cave
@@ -151,21 +151,6 @@ def file_name(key: str) -> str:
     return stem + ".txt"
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Write via a hidden temporary file in the same folder, then rename over `path`, so a
-    reader never sees a half-written file and a failure leaves the old file intact."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(text.encode("utf-8"))
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def write_instances(pairs: Iterable[tuple[str, cave.Instance]], out_dir: str | os.PathLike[str]
                     ) -> list[Path]:
     """Write each instance to `<out_dir>/<key>.txt` (see `file_name`); the paths written.
@@ -184,6 +169,6 @@ def write_instances(pairs: Iterable[tuple[str, cave.Instance]], out_dir: str | o
             name, suffix = f"{stem}-{suffix}.txt", suffix + 1
         used.add(name.lower())
         path = folder / name
-        _write_atomic(path, cave.format(instance))
+        write_text(path, cave.format(instance))
         written.append(path)
     return written
