@@ -23,12 +23,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from .core.discover import instance_files
 from .core.errors import InstanceError, UsageError
 from .core.limits import Limits
 from .core.registry import puzzle_of, puzzles
 from .core.result import Result, Status
-from .core.run import load_file, run
+from .core.run import run
+from .core.sources import instances
 
 __all__ = ["main"]
 
@@ -96,6 +96,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the quick suite: skip '# suite: full' instances, 5 s runs")
     bench.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    importer = commands.add_parser("import", help="puzz.link URLs and puzzlekit datasets to files")
+    importer.add_argument("source", metavar="SOURCE", help="a puzz.link URL or a dataset .json")
+    importer.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
+
+    export = commands.add_parser("export", help="write an instance's encoding for other solvers")
+    export.add_argument("instance", metavar="INSTANCE", help="an instance file or URL")
+    export.add_argument("--cnf", metavar="FILE", help="DIMACS CNF of the sat encoding")
+    export.add_argument("--wcnf", metavar="FILE", help="DIMACS WCNF (MaxSAT) with the objective")
+    export.add_argument("--cpsat", metavar="FILE",
+                        help="CP-SAT model protobuf (text if FILE ends in txt)")
+
     report = commands.add_parser("report", help="tables, exports and plots of a results DB")
     report.add_argument("db", metavar="DB", help="SQLite results database from 'bench --db'")
     report.add_argument("--html", metavar="FILE", help="one self-contained HTML page")
@@ -158,9 +169,9 @@ def _describe(backend: str, result: Result) -> str:
 
 def cmd_solve(args: argparse.Namespace, console: Console) -> int:
     limits = Limits(timeout=args.timeout, unique=args.unique, count=args.count)
-    loaded = [(str(path), load_file(path)) for path in instance_files(args.paths)]
+    loaded = instances(args.paths)
     if not loaded:
-        raise UsageError("no instance files (*.txt) under the given paths")
+        raise UsageError("no instances (*.txt, *.json) under the given paths")
     exit_code = 0
     for path, instance in loaded:
         entry = puzzle_of(instance)
@@ -223,18 +234,55 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- import / export
+
+def _one_instance(source: str) -> tuple[str, Any]:
+    found = instances([source])
+    if len(found) != 1:
+        raise UsageError(f"{source}: names {len(found)} instances; export takes exactly one")
+    return found[0]
+
+
+def cmd_import(args: argparse.Namespace, console: Console) -> int:
+    from .core.imports import import_source
+
+    for path in import_source(args.source, args.out):
+        console.print(f"wrote {path}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, console: Console) -> int:
+    from .models import export
+
+    if not (args.cnf or args.wcnf or args.cpsat):
+        raise UsageError("export needs at least one of --cnf FILE, --wcnf FILE, --cpsat FILE")
+    _, instance = _one_instance(args.instance)
+    if args.cnf or args.wcnf:
+        encoding = export.sat_export(instance)
+        if args.cnf:
+            export.write_cnf(encoding, args.cnf)
+            console.print(f"wrote {args.cnf} ({encoding.variables} variables, "
+                          f"{len(encoding.clauses)} clauses)")
+        if args.wcnf:
+            export.write_wcnf(encoding, args.wcnf)
+            console.print(f"wrote {args.wcnf} ({len(encoding.cost)} soft clauses)")
+    if args.cpsat:
+        export.write_cpsat(export.cpsat_export(instance), args.cpsat)
+        console.print(f"wrote {args.cpsat}")
+    return 0
+
+
+_COMMANDS = {"list": lambda args, console: cmd_list(console), "solve": cmd_solve,
+             "bench": cmd_bench, "report": cmd_report, "import": cmd_import,
+             "export": cmd_export}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # Piped output gets a fixed width so tables are not squeezed into 80 columns.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     try:
         args = build_parser().parse_args(argv)
-        if args.command == "list":
-            return cmd_list(console)
-        if args.command == "solve":
-            return cmd_solve(args, console)
-        if args.command == "report":
-            return cmd_report(args, console)
-        return cmd_bench(args, console)
+        return _COMMANDS[args.command](args, console)
     except (InstanceError, UsageError) as exc:
         print(f"twinsolve: {exc}", file=sys.stderr)
         return 2

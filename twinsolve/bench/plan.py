@@ -20,17 +20,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..core.discover import instance_files
 from ..core.errors import UsageError
 from ..core.registry import parse_backend_spec, puzzle_of
-from ..core.run import load_file
+from ..core.sources import instances as load_sources
 
 __all__ = ["Task", "plan_suite"]
 
 
 @dataclass(frozen=True)
 class Task:
-    path: Path
+    path: str             # a file, FILE#KEY for a dataset entry, or a URL
     instance: Any
     puzzle: str
     backend: str          # the full spec, e.g. "sat:glucose4"
@@ -66,7 +65,7 @@ def _in_quick_suite(instance: Any) -> bool:
 
 def plan_suite(paths: Sequence[str | Path], backends: Sequence[str] | None,
                quick: bool = False, repeat: int = 1) -> list[Task]:
-    instances = [(path, load_file(path)) for path in instance_files(paths)]
+    instances = load_sources(paths)
     if quick:
         instances = [(p, i) for p, i in instances if _in_quick_suite(i)]
     names = {spec.split(":", 1)[0] for spec in backends or ()}

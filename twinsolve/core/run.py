@@ -44,17 +44,22 @@ def load_file(path: str | os.PathLike[str]) -> Any:
 
 
 def load(path_or_text: str | os.PathLike[str]) -> Any:
-    """An instance from a file path or from instance text.
+    """An instance from a file path, a puzz.link URL, or instance text.
 
     >>> load("lightsout 1 2\\n11\\n").cols
     2
     """
     if isinstance(path_or_text, os.PathLike):
         return load_file(path_or_text)
-    if isinstance(path_or_text, str) and "\n" not in path_or_text and Path(path_or_text).is_file():
-        return load_file(path_or_text)
     if not isinstance(path_or_text, str):
-        raise InstanceError(None, None, None, "load() takes a path or instance text")
+        raise InstanceError(None, None, None, "load() takes a path, a URL or instance text")
+    if "\n" not in path_or_text:
+        from ..puzzles.puzzlink import decode_url, is_puzzlink_url
+
+        if is_puzzlink_url(path_or_text.strip()):
+            return decode_url(path_or_text.strip(), source="puzz.link URL")
+        if Path(path_or_text).is_file():
+            return load_file(path_or_text)
     return parse_text(path_or_text)
 
 
