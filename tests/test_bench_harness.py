@@ -96,7 +96,7 @@ def test_kill_minus_9_then_resume_holds_each_run_once(tmp_path):
     harness.wait()
     assert 4 <= rows < 24, "the harness should have been killed mid-way"
     finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert finished.returncode == 1  # fault-hang timeouts count as failed runs
+    assert finished.returncode == 0, finished.stderr  # time-outs are measurements, not failures
     db_rows = sqlite3.connect(db).execute(
         "SELECT instance_hash, backend, options, seed FROM runs").fetchall()
     assert len(db_rows) == 24 == len(set(db_rows))

@@ -437,7 +437,7 @@ BAD = {
     "empty": (b"", 1, None, "empty instance"),
     "wrong-header": (b"caves 2 2\n- -\n- -\n", 1, 1, "expected header 'cave ROWS COLS'"),
     "header-extra-word": (b"cave 2 2 torus\n- -\n- -\n", 1, 1, "exactly 'cave ROWS COLS'"),
-    "missing-cols": (b"cave 2\n- -\n", 1, 1, "exactly 'cave ROWS COLS'"),
+    "missing-cols": (b"cave 2\n- -\n", 1, 1, "header needs ROWS and COLS"),
     "zero-size": (b"cave 0 2\n", 1, 1, "ROWS must be a whole number 1..200"),
     "huge-size": (b"cave 2 201\n- -\n", 1, 1, "COLS must be a whole number 1..200"),
     "endless-digits": (b"cave 2 " + b"9" * 5000 + b"\n", 1, 1, "COLS must be"),

@@ -7,8 +7,10 @@
                     [--quick] [--quiet]
     twinsolve report DB [--html FILE] [--csv FILE] [--json FILE] [--plots DIR]
 
-Exit codes: 0 all good; 1 a run failed (error, crash, timeout) or was wrong;
-2 bad input or usage, reported as one line naming the file, line and problem.
+Exit codes: 0 all good; 1 a run failed or was wrong (for `solve`: error,
+crash, memout or timeout; for `bench`, where time-outs are measurements:
+error, crash or wrong); 2 bad input or usage, reported as one line naming
+the file, line and problem.
 """
 
 from __future__ import annotations

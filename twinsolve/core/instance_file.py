@@ -50,6 +50,25 @@ class Layout:
     def header_error(self, message: str) -> InstanceError:
         return InstanceError(self.source, self.header_line, 1, message)
 
+    def grid_header(self, puzzle: str, usage: str, max_side: int) -> tuple[int, int, list[str]]:
+        """Read `PUZZLE ROWS COLS ...`: the two sizes (1..max_side) and the words after them.
+
+        `usage` is the header's full form for messages, e.g. "mirror ROWS COLS [goal any|all]".
+        """
+        words = list(self.header)
+        if words[0] != puzzle:
+            raise self.header_error(f"expected header '{usage}', got {words[0]!r}")
+        if len(words) < 3:
+            raise self.header_error(f"header needs ROWS and COLS: '{usage}'")
+        sizes = []
+        for word, what in ((words[1], "ROWS"), (words[2], "COLS")):
+            size = ascii_int(word)
+            if size is None or not 1 <= size <= max_side:
+                raise self.header_error(f"{what} must be a whole number 1..{max_side}, "
+                                        f"got {word!r}")
+            sizes.append(size)
+        return sizes[0], sizes[1], words[3:]
+
 
 def ascii_int(token: str | None) -> int | None:
     """The integer an ASCII decimal token spells (at most 9 digits), else None.

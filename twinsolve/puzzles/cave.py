@@ -168,22 +168,11 @@ def build_instance(rows: int, cols: int, clues: Iterable[Iterable[Cell]], meta: 
 # ---------------------------------------------------------------- parsing
 
 def _read_header(layout: Layout) -> tuple[int, int]:
-    words = layout.header
-    if words[0] != "cave":
-        raise layout.header_error(f"expected header 'cave ROWS COLS', got {words[0]!r}")
-    if len(words) != 3:
+    rows, cols, rest = layout.grid_header("cave", "cave ROWS COLS", MAX_SIDE)
+    if rest:
         raise layout.header_error(f"header must be exactly 'cave ROWS COLS', got "
-                                  f"{' '.join(words)!r}")
-    sizes = []
-    for word, what in ((words[1], "ROWS"), (words[2], "COLS")):
-        # The length bound keeps int() away from absurdly long digit strings.
-        if not _NUMBER.fullmatch(word) or len(word) > 6:
-            raise layout.header_error(f"{what} must be a whole number 1..{MAX_SIDE}, got {word!r}")
-        problem = _size_problem(int(word), what)
-        if problem:
-            raise layout.header_error(problem)
-        sizes.append(int(word))
-    return sizes[0], sizes[1]
+                                  f"{' '.join(layout.header)!r}")
+    return rows, cols
 
 
 def _read_token(layout: Layout, line: int, column: int, token: str, rows: int,

@@ -83,20 +83,11 @@ def press_effect(instance: Instance, row: int, col: int) -> list[tuple[int, int]
 # ---------------------------------------------------------------- parsing
 
 def _read_header(layout) -> tuple[int, int, bool, bool, int]:
-    words = list(layout.header)
-    if words[0] != "lightsout":
-        raise layout.header_error(f"expected header 'lightsout ROWS COLS', got {words[0]!r}")
-    if len(words) < 3:
-        raise layout.header_error("header needs ROWS and COLS: 'lightsout ROWS COLS'")
-    sizes = []
-    for word, what in ((words[1], "ROWS"), (words[2], "COLS")):
-        size = ascii_int(word)
-        if size is None or not 1 <= size <= MAX_SIDE:
-            raise layout.header_error(f"{what} must be a whole number 1..{MAX_SIDE}, got {word!r}")
-        sizes.append(size)
+    rows, cols, options = layout.grid_header(
+        "lightsout", "lightsout ROWS COLS [torus] [sigma] [mod K]", MAX_SIDE)
     torus = sigma = False
     modulus = 2
-    rest = iter(words[3:])
+    rest = iter(options)
     for word in rest:
         if word == "torus" and not torus:
             torus = True
@@ -112,7 +103,7 @@ def _read_header(layout) -> tuple[int, int, bool, bool, int]:
         else:
             raise layout.header_error(
                 f"unexpected {word!r} in header (options: torus, sigma, mod K)")
-    return sizes[0], sizes[1], torus, sigma, modulus
+    return rows, cols, torus, sigma, modulus
 
 
 def parse(text: str, source: str | None = None) -> Instance:
