@@ -106,6 +106,8 @@ def run(instance: Any, backend: str = "sat", limits: Limits | None = None,
         return Result(Status.UNSUPPORTED, message=reason)
     try:
         result = chosen.solve(instance, limits)
+    except (UsageError, InstanceError):
+        raise  # the user's mistake (a bad option, say): exit 2 with one line, not `error`
     except MemoryError:
         return Result(Status.MEMOUT, message="out of memory")
     except Exception as exc:

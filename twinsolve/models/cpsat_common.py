@@ -1,0 +1,233 @@
+"""What every CP-SAT model in twinsolve shares: solving under `Limits`, and counting.
+
+Solving. `solve_model(model, decisions, limits, deadline)` runs one
+`cp_model.CpSolver` on a model the caller built, with
+
+- `max_time_in_seconds` = what is left of the deadline (none without a timeout),
+- `num_workers` = `limits.options["workers"]`, default 1: one worker is
+  deterministic, so node counts repeat from run to run,
+- `random_seed` = `limits.options["seed"]`, else `limits.seed`,
+- any other option key set verbatim when it is a `SatParameters` field
+  (`cpsat:linearization_level=2`); unknown keys are a `UsageError`.
+
+It returns a `CpOutcome` of plain values: the twinsolve `Status` (OPTIMAL ->
+optimal for a model with an objective and solved without one, FEASIBLE ->
+feasible, INFEASIBLE -> unsat, UNKNOWN -> timeout, MODEL_INVALID -> error),
+the decision variables' values, the objective, and the search effort
+(`nodes` = `num_branches`, DESIGN.md; conflicts beside it).
+
+Counting ("forbid and re-solve", as in cspuz). `count_solutions` clones the
+model, fixes its objective at the optimum (then drops it), forbids the
+assignment already found, and re-solves: each solution found is forbidden in
+turn (a clause "some decision variable differs"), until INFEASIBLE (the exact
+count), `stop_at` solutions (2 settles uniqueness) or the deadline (count
+unknown). The caller's model is never changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ..core.errors import UsageError
+from ..core.limits import Deadline, Limits
+from ..core.result import Status
+from .counting import Tally
+
+__all__ = ["CpEffort", "CpOutcome", "SolutionCount", "configure", "solve_model",
+           "count_solutions"]
+
+# Option keys with a twinsolve name; every other key must be a SatParameters field.
+_ALIASES = {"workers": "num_workers", "seed": "random_seed"}
+
+
+@dataclass
+class CpEffort:
+    """Search effort summed over every CP-SAT call of a run; `nodes` = branches."""
+
+    nodes: int = 0
+    conflicts: int = 0
+    calls: int = 0
+
+    def absorb(self, solver: cp_model.CpSolver) -> None:
+        self.nodes += int(solver.num_branches)
+        self.conflicts += int(solver.num_conflicts)
+        self.calls += 1
+
+    def merge(self, other: CpEffort) -> None:
+        self.nodes += other.nodes
+        self.conflicts += other.conflicts
+        self.calls += other.calls
+
+    def counters(self) -> dict[str, Any]:
+        return {"conflicts": self.conflicts, "solver_calls": self.calls}
+
+
+@dataclass(frozen=True)
+class CpOutcome:
+    """One CP-SAT call, as plain values.
+
+    `values` holds the decision variables' values in the order given (None
+    without a solution); `objective` the solution's objective (None for a
+    feasibility model); `bound` the proven bound on it.
+    """
+
+    status: Status
+    values: tuple[int, ...] | None = None
+    objective: int | None = None
+    bound: float | None = None
+    effort: CpEffort = field(default_factory=CpEffort)
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class SolutionCount(Tally):
+    """A `Tally` with the search effort it took."""
+
+    effort: CpEffort = field(default_factory=CpEffort)
+
+
+# ---------------------------------------------------------------- solving
+
+def configure(solver: cp_model.CpSolver, limits: Limits, deadline: Deadline) -> None:
+    """Set time, workers, seed and pass-through options on `solver.parameters`."""
+    params = solver.parameters
+    params.num_workers = 1
+    params.random_seed = int(limits.seed)
+    for key, value in limits.options.items():
+        _set_parameter(params, _ALIASES.get(key, key), value, key)
+    remaining = deadline.remaining()
+    if remaining is not None:
+        params.max_time_in_seconds = max(remaining, 0.0)
+
+
+def _set_parameter(params: Any, name: str, value: Any, given: str) -> None:
+    if not isinstance(getattr(type(params), name, None), property):
+        raise UsageError(f"cpsat has no option {given!r} (use workers=N, seed=N or a "
+                         "CP-SAT SatParameters field such as linearization_level=2)")
+    current = getattr(params, name)
+    members = getattr(type(current), "__members__", None)
+    if members is not None and isinstance(value, str):  # enum fields by name
+        if value not in members:
+            raise UsageError(f"cpsat option {given}={value!r}: choose one of "
+                             f"{', '.join(members)}")
+        value = members[value]
+    try:
+        setattr(params, name, value)
+    except (TypeError, ValueError):
+        raise UsageError(f"cpsat option {given}={value!r}: expected a value of type "
+                         f"{type(current).__name__}") from None
+
+
+def _status(code: Any, has_objective: bool) -> Status:
+    if code == cp_model.OPTIMAL:
+        return Status.OPTIMAL if has_objective else Status.SOLVED
+    if code == cp_model.FEASIBLE:
+        return Status.FEASIBLE if has_objective else Status.SOLVED
+    if code == cp_model.INFEASIBLE:
+        return Status.UNSAT
+    if code == cp_model.UNKNOWN:
+        return Status.TIMEOUT
+    return Status.ERROR
+
+
+def solve_model(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
+                limits: Limits, deadline: Deadline | None = None) -> CpOutcome:
+    """Solve `model` under `limits`; values of `decisions` come back as plain ints."""
+    deadline = deadline or limits.deadline()
+    solver = cp_model.CpSolver()
+    configure(solver, limits, deadline)
+    code = solver.solve(model)
+    effort = CpEffort()
+    effort.absorb(solver)
+    has_objective = model.has_objective()
+    status = _status(code, has_objective)
+    if status is Status.ERROR:
+        return CpOutcome(status, effort=effort,
+                         message=f"invalid CP-SAT model: {model.validate() or code}")
+    if not status.has_solution:
+        return CpOutcome(status, effort=effort)
+    values = tuple(int(solver.value(var)) for var in decisions)
+    objective = int(round(solver.objective_value)) if has_objective else None
+    bound = float(solver.best_objective_bound) if has_objective else None
+    return CpOutcome(status, values, objective, bound, effort)
+
+
+# ---------------------------------------------------------------- counting
+
+def count_solutions(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
+                    limits: Limits, deadline: Deadline | None = None,
+                    optimum: int | None = None, known: Sequence[int] | None = None,
+                    stop_at: int | None = None) -> SolutionCount:
+    """Count distinct assignments of `decisions` among solutions of `model`.
+
+    A model with an objective needs its `optimum`: only solutions at the
+    optimum count. `known` is a solution's decision values already found (it
+    is counted and forbidden first, saving a call); `stop_at` ends the search
+    once that many are found. `model` itself is not changed.
+    """
+    deadline = deadline or limits.deadline()
+    work = model.clone()
+    if work.has_objective():
+        if optimum is None:
+            raise ValueError("count_solutions on a model with an objective needs its optimum")
+        _fix_objective(work, optimum)
+    elif optimum is not None:
+        raise ValueError("an optimum was given but the model has no objective")
+    twins = [_twin(work, var) for var in decisions]
+    found, complete, effort = 0, False, CpEffort()
+    if known is not None:
+        found = 1
+        _forbid(work, twins, known)
+    while stop_at is None or found < stop_at:
+        outcome = solve_model(work, twins, limits, deadline)
+        effort.merge(outcome.effort)
+        if outcome.values is None:
+            complete = outcome.status is Status.UNSAT
+            break
+        found += 1
+        _forbid(work, twins, outcome.values)
+    return SolutionCount(found, complete, effort)
+
+
+def _twin(work: cp_model.CpModel, var: cp_model.IntVar) -> cp_model.IntVar:
+    """The clone's variable with the same index (a clone keeps every index)."""
+    if var.index < 0:
+        raise ValueError(f"decision {var} is a negated literal; pass the variable itself")
+    return work.get_int_var_from_proto_index(var.index)
+
+
+def _fix_objective(work: cp_model.CpModel, optimum: int) -> None:
+    """Replace the objective by the constraint "objective == optimum".
+
+    The proto stores objective = scaling * (sum(coeffs * vars) + offset);
+    scaling is 1 for `minimize` and -1 for `maximize`.
+    """
+    objective = work.proto.objective
+    scaling = objective.scaling_factor or 1.0
+    if scaling not in (1.0, -1.0) or work.proto.has_floating_point_objective():
+        raise ValueError("count_solutions handles integer objectives only")
+    target = optimum / scaling - objective.offset
+    if target != int(target):
+        raise ValueError(f"optimum {optimum} is not reachable by the integer objective")
+    terms = [work.get_int_var_from_proto_index(i) for i in objective.vars]
+    work.add(cp_model.LinearExpr.weighted_sum(terms, list(objective.coeffs)) == int(target))
+    # Why drop the objective: with it fixed, OPTIMAL just means "a solution".
+    work.clear_objective()
+
+
+def _forbid(work: cp_model.CpModel, twins: Sequence[cp_model.IntVar],
+            values: Sequence[int]) -> None:
+    """Add "at least one decision variable differs from `values`"."""
+    differs = []
+    for var, value in zip(twins, values, strict=True):
+        if var.is_boolean:
+            differs.append(var.negated() if value else var)
+        else:
+            other = work.new_bool_var(f"differs[{var.name}]")
+            work.add(var != value).only_enforce_if(other)
+            differs.append(other)
+    work.add_bool_or(differs)

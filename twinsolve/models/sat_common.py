@@ -1,0 +1,606 @@
+"""What every PySAT encoding in twinsolve shares: variables, XOR, solving, counting.
+
+Variables. An `Encoding` holds hard clauses over plain integer literals from an
+`IDPool` keyed by readable tuples, `enc.var("press", r, c)`; auxiliaries are
+keyed `("aux", kind, n)` so a model dump stays readable.
+
+Parity. `add_xor(lits, parity)` states "an odd number of `lits` are true" (or
+even). A direct CNF of an m-literal XOR needs 2^(m-1) clauses, so longer XORs
+are cut into chunks chained by Tseitin auxiliaries: t1 = l1^l2^l3,
+t2 = t1^l4^l5, ..., and the last chunk carries the parity.
+
+Solvers. `solver_name(limits)` reads `limits.options["solver"]` (default
+`cadical195`, any PySAT name or alias) and refuses unknown names with a
+`UsageError`. A `SatSession` owns one PySAT solver (always freed, a context
+manager) and runs every call under a `Deadline`. PySAT solvers differ in what
+they allow, declared as data in `TRAITS`: glucose / minisat / maple style
+solvers are stopped by a `threading.Timer` calling `interrupt()`; CaDiCaL has
+no `interrupt()` in PySAT, so it runs in conflict-budget slices (learnt
+clauses are kept between slices) and the deadline is checked between them;
+Kissat and Lingeling can be neither interrupted nor sliced, so their deadline
+is only checked between calls. (Glucose notices an interrupt only at its next
+restart, which can be a second or two late on hard formulas.) Kissat is also
+non-incremental: the session rebuilds it from all clauses before every call
+after the first.
+
+Optimisation ("fewest true literals"). `minimise` offers two methods:
+`linear` (default) is SAT-UNSAT linear search: solve, then add "cost <= last
+cost - 1" (a modulo totalizer, `CardEnc` kmtotalizer) and solve again, on the
+same incremental solver, until UNSAT. It is anytime (a timeout still returns
+the best model, `feasible`) and works with every solver. `rc2` runs PySAT's
+core-guided RC2 over unit soft clauses [-lit]; it needs a solver with
+assumptions and cores (not Kissat) and yields nothing until it proves the
+optimum.
+
+Counting ("forbid and re-solve", as in cspuz). `count_solutions` adds
+"cost <= bound" to a copy of the clauses, forbids the known model, and
+repeats: solve, block the assignment of the decision literals, until UNSAT
+(exact count), `stop_at` models (e.g. 2 for uniqueness), or the deadline
+(count unknown).
+
+Statistics. `nodes` is the number of decisions (DESIGN.md); conflicts,
+propagations, restarts and the number of SAT calls sit beside it, summed over
+every solver a run used. Kissat exposes no statistics in PySAT: its nodes
+stay 0, its counters are left out and `stats_available` is False.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from typing import Any
+
+from pysat.card import CardEnc, EncType
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNF, IDPool
+from pysat.solvers import NoSuchSolverError, Solver, SolverNames
+
+from ..core.errors import UsageError
+from ..core.limits import Deadline, Limits
+from ..core.result import Status
+from .counting import Tally
+
+__all__ = [
+    "DEFAULT_SOLVER", "TRAITS", "SolverTraits", "Encoding", "xor_clauses", "solver_name",
+    "check_options", "holds", "SatStats", "limited_solve", "SatSession", "Minimum", "minimise",
+    "minimise_linear", "minimise_rc2", "SolutionCount", "count_solutions",
+]
+
+DEFAULT_SOLVER = "cadical195"
+MAXSAT_METHODS = ("linear", "rc2")
+_XOR_CHUNK = 4          # literals per direct XOR chunk: 2^(4-1) = 8 clauses each
+_FIRST_SLICE = 100      # conflicts in the first budgeted slice of a non-interruptible solver
+_SLICE_SECONDS = 0.5    # target length of a later slice: the most a deadline is overrun
+
+
+# ---------------------------------------------------------------- solver traits
+
+@dataclass(frozen=True)
+class SolverTraits:
+    """What a PySAT solver supports beyond plain `solve()`."""
+
+    interrupt: bool = True    # interrupt() stops solve_limited(expect_interrupt=True)
+    budget: bool = True       # conf_budget() + solve_limited() run in resumable slices
+    incremental: bool = True  # clauses may be added after a solve; assumptions and cores
+    stats: bool = True        # accum_stats() gives decisions, conflicts, propagations
+
+
+_NO_INTERRUPT = SolverTraits(interrupt=False)
+# Solvers not listed here support everything (glucose, minisat, maple, gluecard, ...).
+TRAITS: dict[str, SolverTraits] = {
+    "cadical103": _NO_INTERRUPT,
+    "cadical153": _NO_INTERRUPT,
+    "cadical195": _NO_INTERRUPT,
+    "cadical300": _NO_INTERRUPT,
+    "kissat404": SolverTraits(interrupt=False, budget=False, incremental=False, stats=False),
+    "lingeling": SolverTraits(interrupt=False, budget=False),
+}
+
+
+def _known_solvers() -> dict[str, str]:
+    """Every PySAT solver name and alias, mapped to its canonical name."""
+    known: dict[str, str] = {}
+    for canonical, aliases in vars(SolverNames).items():
+        if canonical.startswith("_") or not isinstance(aliases, tuple):
+            continue
+        known[canonical] = canonical
+        for alias in aliases:
+            known[alias] = canonical
+    return known
+
+
+def solver_name(limits: Limits) -> str:
+    """The canonical PySAT solver name chosen by `limits.options["solver"]`.
+
+    >>> solver_name(Limits(options={"solver": "g4"}))
+    'glucose4'
+    """
+    asked = str(limits.options.get("solver", DEFAULT_SOLVER))
+    canonical = _known_solvers().get(asked.lower())
+    if canonical is None:
+        choices = ", ".join(sorted(n for n in set(_known_solvers().values()) if _available(n)))
+        raise UsageError(f"unknown SAT solver {asked!r} (choose one of: {choices})")
+    if not _available(canonical):
+        raise UsageError(f"SAT solver {asked!r} is not available in this PySAT build")
+    return canonical
+
+
+def _available(name: str) -> bool:
+    """Listed by PySAT and compiled into this build (cryptosat, for one, may not be)."""
+    try:
+        Solver(name=name).delete()
+    except NoSuchSolverError:
+        return False
+    return True
+
+
+def check_options(limits: Limits, allowed: Iterable[str] = ("solver",)) -> None:
+    """Refuse option keys a SAT back-end does not read, so a typo is not silently ignored."""
+    unknown = sorted(set(limits.options) - set(allowed))
+    if unknown:
+        raise UsageError(f"the sat back-end has no option {unknown[0]!r} "
+                         f"(options: {', '.join(sorted(allowed))})")
+
+
+def _traits(name: str) -> SolverTraits:
+    return TRAITS.get(name, SolverTraits())
+
+
+# ---------------------------------------------------------------- encoding
+
+def xor_clauses(lits: Sequence[int], parity: int, fresh: Any,
+                chunk: int = _XOR_CHUNK) -> list[list[int]]:
+    """CNF for "the number of true `lits` is odd" (parity 1) or even (parity 0).
+
+    `fresh()` returns a new variable for each Tseitin link. A literal and its
+    negation, or a repeated literal, cancel out first (x ^ x = 0, x ^ -x = 1),
+    so a press that reaches a light twice is simply dropped. An XOR of no
+    literals with parity 1 is the empty clause.
+
+    >>> xor_clauses([1, 2], 1, None)
+    [[1, 2], [-1, -2]]
+    """
+    if chunk < 3:
+        raise ValueError("XOR chunks need at least 3 literals (2 inputs and a link)")
+    odd: dict[int, int] = {}
+    for lit in lits:
+        parity ^= lit < 0
+        odd[abs(lit)] = odd.get(abs(lit), 0) ^ 1
+    rest = [var for var, times in odd.items() if times]
+    parity &= 1
+    clauses: list[list[int]] = []
+    # Why the chain: each link t = xor(head) costs 2^(chunk-1) clauses instead
+    # of one block exponential in len(lits); unit propagation still runs along
+    # the links, if not quite as far as on one flat XOR.
+    while len(rest) > chunk:
+        link = fresh()
+        clauses += _direct_xor(rest[:chunk - 1] + [link], 0)
+        rest = [link] + rest[chunk - 1:]
+    return clauses + _direct_xor(rest, parity)
+
+
+def _direct_xor(variables: Sequence[int], parity: int) -> list[list[int]]:
+    """One clause per assignment of the wrong parity, forbidding exactly it."""
+    clauses = []
+    for signs in itertools.product((False, True), repeat=len(variables)):
+        if sum(signs) % 2 != parity:
+            clauses.append([-v if true else v for v, true in zip(variables, signs, strict=True)])
+    return clauses
+
+
+class Encoding:
+    """Hard clauses over readable variables.
+
+    >>> enc = Encoding(); a = enc.var("press", 0, 0); b = enc.var("press", 0, 1)
+    >>> enc.add_xor([a, b], 1); enc.clauses
+    [[1, 2], [-1, -2]]
+    """
+
+    def __init__(self) -> None:
+        self.pool = IDPool()
+        self.clauses: list[list[int]] = []
+        self._top = 0
+
+    @property
+    def top(self) -> int:
+        """The largest variable in use (including ranges reserved by PySAT encoders)."""
+        return max(self._top, self.pool.top)
+
+    def var(self, *key: Hashable) -> int:
+        """The variable for a readable key such as ("press", r, c); created on first use."""
+        return self.pool.id(key)
+
+    def fresh(self, kind: str = "aux") -> int:
+        return self.pool.id(("aux", kind, self.top + 1))
+
+    def add(self, clause: Iterable[int]) -> None:
+        self.clauses.append(list(clause))
+
+    def add_xor(self, lits: Sequence[int], parity: int, chunk: int = _XOR_CHUNK) -> None:
+        self.clauses += xor_clauses(lits, parity, lambda: self.fresh("xor"), chunk)
+
+    def add_at_most(self, lits: Sequence[int], bound: int) -> None:
+        """"At most `bound` of `lits` are true".
+
+        Why the modulo totalizer (kmtotalizer): a fixed bound needs no
+        incremental outputs, and it is the smallest of PySAT's encodings here
+        (32k clauses for 900 literals at bound 450, against 312k for a totalizer).
+        """
+        if bound < 0:
+            self.add([])
+        elif bound < len(lits):
+            cnf = CardEnc.atmost(list(lits), bound, top_id=self.top,
+                                 encoding=EncType.kmtotalizer)
+            self.clauses += [list(c) for c in cnf.clauses]
+            self._reserve(cnf.nv)
+
+    def _reserve(self, top_id: int) -> None:
+        """Mark ids up to `top_id` (made by a PySAT encoder) as used; fresh() skips them."""
+        if top_id > self.top:
+            self.pool.occupy(self.top + 1, top_id)
+            self._top = top_id
+
+    def copy(self) -> Encoding:
+        twin = Encoding()
+        twin.pool = IDPool(start_from=self.top + 1)
+        twin.pool.obj2id.update(self.pool.obj2id)
+        twin.pool.id2obj.update(self.pool.id2obj)
+        twin.clauses = [list(c) for c in self.clauses]
+        twin._top = self.top
+        return twin
+
+
+# ---------------------------------------------------------------- solving
+
+@dataclass
+class SatStats:
+    """Counters summed over every SAT call of a run; `nodes` = decisions."""
+
+    decisions: int = 0
+    conflicts: int = 0
+    propagations: int = 0
+    restarts: int = 0
+    calls: int = 0
+    stats_available: bool = True
+
+    @property
+    def nodes(self) -> int:
+        return self.decisions
+
+    def absorb(self, solver_stats: dict[str, int] | None) -> None:
+        if solver_stats is None:
+            self.stats_available = False
+            return
+        self.decisions += int(solver_stats.get("decisions", 0))
+        self.conflicts += int(solver_stats.get("conflicts", 0))
+        self.propagations += int(solver_stats.get("propagations", 0))
+        self.restarts += int(solver_stats.get("restarts", 0))
+
+    def merge(self, other: SatStats) -> None:
+        self.decisions += other.decisions
+        self.conflicts += other.conflicts
+        self.propagations += other.propagations
+        self.restarts += other.restarts
+        self.calls += other.calls
+        self.stats_available &= other.stats_available
+
+    def counters(self) -> dict[str, Any]:
+        if not self.stats_available:  # Kissat: no counts at all rather than false zeros
+            return {"solver_calls": self.calls, "stats_available": False}
+        return {"conflicts": self.conflicts, "propagations": self.propagations,
+                "restarts": self.restarts, "solver_calls": self.calls}
+
+
+def limited_solve(solver: Solver, traits: SolverTraits, deadline: Deadline,
+                  assumptions: Sequence[int] = ()) -> bool | None:
+    """One SAT call that respects `deadline`: True, False, or None when out of time."""
+    remaining = deadline.remaining()
+    if remaining is None:
+        return solver.solve(assumptions=list(assumptions))
+    if remaining <= 0:
+        return None
+    if traits.interrupt:
+        return _solve_with_timer(solver, remaining, assumptions)
+    if traits.budget:
+        return _solve_in_slices(solver, deadline, assumptions)
+    # Neither interruptible nor sliceable: the call may overrun the deadline.
+    return solver.solve(assumptions=list(assumptions))
+
+
+def _solve_with_timer(solver: Solver, seconds: float, assumptions: Sequence[int]) -> bool | None:
+    timer = threading.Timer(seconds, solver.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        outcome = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+    finally:
+        timer.cancel()
+        timer.join()  # an interrupt already under way has landed before we clear it
+        solver.clear_interrupt()
+    return outcome
+
+
+def _solve_in_slices(solver: Solver, deadline: Deadline,
+                     assumptions: Sequence[int]) -> bool | None:
+    """Conflict-budgeted calls sized from the observed conflict rate to fit the deadline.
+
+    Why slices: CaDiCaL cannot be interrupted from PySAT, but a budgeted call
+    returns None and the next call resumes with the learnt clauses kept. Why
+    short ones: the conflict rate falls as the search deepens (halving from
+    one slice to the next on hard boards), so a slice sized to fill all the
+    remaining time overran a 60 s deadline by 20 s; half-second slices cost
+    nothing measurable and overrun by about that much.
+    """
+    budget = _FIRST_SLICE
+    while True:
+        before = solver.accum_stats().get("conflicts", 0)
+        started = time.perf_counter()
+        solver.conf_budget(budget)
+        outcome = solver.solve_limited(assumptions=list(assumptions))
+        if outcome is not None:
+            return outcome
+        remaining = deadline.remaining()
+        if remaining is None or remaining <= 0:
+            return None
+        spent = max(time.perf_counter() - started, 1e-6)
+        rate = max(solver.accum_stats().get("conflicts", 0) - before, 1) / spent
+        budget = int(max(100, min(2 * budget, rate * min(remaining, _SLICE_SECONDS))))
+
+
+class SatSession:
+    """One PySAT solver over growing clauses; every `solve()` honours the deadline.
+
+    >>> with SatSession("glucose4", [[1, 2], [-1]], Deadline(None)) as s:
+    ...     s.solve(), sorted(s.model())
+    (True, [-1, 2])
+    """
+
+    def __init__(self, name: str, clauses: Iterable[Sequence[int]], deadline: Deadline) -> None:
+        self.name = name
+        self.traits = _traits(name)
+        self.deadline = deadline
+        self.stats = SatStats()
+        clauses = [list(c) for c in clauses]
+        # Only a non-incremental solver needs the clauses again (it is rebuilt).
+        self._clauses = clauses if not self.traits.incremental else []
+        self._solver: Solver | None = Solver(name=name, bootstrap_with=clauses)
+        self._used = False   # a non-incremental solver must be rebuilt after one call
+        self._model: list[int] | None = None
+
+    def __enter__(self) -> SatSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._solver is not None:
+            self._collect_stats()
+            self._solver.delete()
+            self._solver = None
+
+    def _collect_stats(self) -> None:
+        if self._used:
+            self.stats.absorb(self._solver.accum_stats() if self.traits.stats else None)
+
+    def add(self, clause: Sequence[int]) -> None:
+        if not self.traits.incremental:
+            self._clauses.append(list(clause))
+        if self.traits.incremental or not self._used:
+            self._solver.add_clause(list(clause))
+
+    def solve(self) -> bool | None:
+        """True (a model is ready), False (unsatisfiable), None (out of time)."""
+        if not self.traits.incremental and self._used:
+            self._collect_stats()
+            self._solver.delete()
+            self._solver = Solver(name=self.name, bootstrap_with=self._clauses)
+        self._used = True
+        self.stats.calls += 1
+        outcome = limited_solve(self._solver, self.traits, self.deadline)
+        self._model = self._solver.get_model() if outcome else None
+        return outcome
+
+    def model(self) -> set[int]:
+        """The last model as a set of true literals."""
+        if self._model is None:
+            raise RuntimeError("no model: the last solve() did not return True")
+        return set(self._model)
+
+
+# ---------------------------------------------------------------- optimisation
+
+@dataclass(frozen=True)
+class Minimum:
+    """Outcome of minimising the number of true `cost_lits`.
+
+    `status` is OPTIMAL, FEASIBLE (a model, optimality not proven), UNSAT or
+    TIMEOUT; `model` the set of true literals; `cost` its cost.
+    """
+
+    status: Status
+    model: frozenset[int] | None
+    cost: int | None
+    stats: SatStats = field(default_factory=SatStats)
+
+
+def holds(model: AbstractSet[int], lit: int) -> bool:
+    """Whether `lit` is true in a PySAT model (a set of true literals).
+
+    PySAT models leave out variables that occur in no clause given to the
+    solver; such a variable is free, and reads as false here, consistently
+    for costs, blocking clauses and decoded solutions.
+
+    >>> holds({1, -2}, -2), holds({1}, -3), holds({1}, 3)
+    (True, True, False)
+    """
+    return lit in model or (lit < 0 and -lit not in model)
+
+
+def _cost(model: AbstractSet[int], cost_lits: Sequence[int]) -> int:
+    return sum(1 for lit in cost_lits if holds(model, lit))
+
+
+def minimise(encoding: Encoding, cost_lits: Sequence[int], name: str, deadline: Deadline,
+             method: str = "linear") -> Minimum:
+    """Fewest true `cost_lits` subject to `encoding`, by `method` "linear" or "rc2"."""
+    if method == "linear":
+        return minimise_linear(encoding, cost_lits, name, deadline)
+    if method == "rc2":
+        return minimise_rc2(encoding, cost_lits, name, deadline)
+    raise UsageError(f"unknown MaxSAT method {method!r} (choose one of: "
+                     f"{', '.join(MAXSAT_METHODS)})")
+
+
+def minimise_linear(encoding: Encoding, cost_lits: Sequence[int], name: str,
+                    deadline: Deadline) -> Minimum:
+    """SAT-UNSAT linear search: each model's cost, minus one, becomes the new bound.
+
+    The caller's `encoding` is not changed (the bounds go into a copy).
+    """
+    work = encoding.copy()
+    with SatSession(name, work.clauses, deadline) as session:
+        outcome = session.solve()
+        if outcome:
+            status, best, cost = _tighten(session, work, cost_lits)
+    if not outcome:
+        return Minimum(Status.UNSAT if outcome is False else Status.TIMEOUT, None, None,
+                       session.stats)
+    return Minimum(status, best, cost, session.stats)
+
+
+def _tighten(session: SatSession, work: Encoding,
+             cost_lits: Sequence[int]) -> tuple[Status, frozenset[int], int]:
+    """From a first model, demand ever cheaper ones until UNSAT (optimal) or time is up.
+
+    Why a fresh "at most cost - 1" per step rather than one incremental
+    totalizer: the first cost on a large board is in the hundreds, and a
+    totalizer that wide is ~300k clauses (seconds in Python), while a modulo
+    totalizer per step is ~30k; boards have few solutions, so there are few steps.
+    """
+    best = frozenset(session.model())
+    cost = _cost(best, cost_lits)
+    while cost > 0:
+        known = len(work.clauses)
+        work.add_at_most(cost_lits, cost - 1)
+        for clause in work.clauses[known:]:
+            session.add(clause)
+        outcome = session.solve()
+        if outcome is None:
+            return Status.FEASIBLE, best, cost
+        if outcome is False:
+            break
+        best = frozenset(session.model())
+        cost = _cost(best, cost_lits)
+    return Status.OPTIMAL, best, cost
+
+
+class _DeadlineRC2(RC2):
+    """RC2 whose every oracle call goes through `limited_solve`.
+
+    Why a subclass: RC2's own timeout calls the oracle's `interrupt()`, which
+    CaDiCaL lacks in PySAT. RC2 funnels its core-guided SAT calls through the
+    `_call_oracle` hook (PySAT >= 1.8); overriding it gives RC2 the same deadline
+    handling as every other call here (timer, slices). When a call runs out of
+    time, `interrupted` is set and RC2 stops with no model.
+    """
+
+    def __init__(self, formula: WCNF, solver: str, deadline: Deadline) -> None:
+        self._deadline = deadline
+        self._solver_traits = _traits(solver)
+        self.oracle_calls = 0
+        super().__init__(formula, solver=solver)
+
+    def _call_oracle(self, assumptions=(), expect_interrupt=False):
+        self.oracle_calls += 1
+        outcome = limited_solve(self.oracle, self._solver_traits, self._deadline, assumptions)
+        if outcome is None:
+            self.interrupted = True
+        return outcome
+
+    def clear_interrupt(self) -> None:  # limited_solve already cleaned up after itself
+        pass
+
+    def get_core(self) -> None:
+        # Why: after a call cut short by the deadline the oracle may still hold
+        # the status of an earlier UNSAT call; asking CaDiCaL for that stale core
+        # aborts the process. No core makes RC2 stop, and `interrupted` says why.
+        if self.interrupted:
+            self.core = None
+            return
+        super().get_core()
+
+
+def minimise_rc2(encoding: Encoding, cost_lits: Sequence[int], name: str,
+                 deadline: Deadline) -> Minimum:
+    """Core-guided MaxSAT (RC2) with one unit soft clause [-lit] per cost literal."""
+    if not _traits(name).incremental:
+        raise UsageError(f"RC2 needs a SAT solver with assumptions and cores; {name} has "
+                         "none in PySAT (use maxsat=linear or another solver)")
+    if not hasattr(RC2, "_call_oracle"):
+        raise UsageError("this PySAT's RC2 has no _call_oracle hook for timeouts; "
+                         "use maxsat=linear")
+    formula = WCNF()
+    for clause in encoding.clauses:
+        formula.append(clause)
+    for lit in cost_lits:
+        formula.append([-lit], weight=1)
+    stats = SatStats()
+    with _DeadlineRC2(formula, name, deadline) as rc2:
+        model = rc2.compute()
+        stats.absorb(rc2.oracle.accum_stats() if _traits(name).stats else None)
+        stats.calls = rc2.oracle_calls
+        if model is not None:
+            found = frozenset(model)
+            return Minimum(Status.OPTIMAL, found, _cost(found, cost_lits), stats)
+        status = Status.TIMEOUT if rc2.interrupted else Status.UNSAT
+        return Minimum(status, None, None, stats)
+
+
+# ---------------------------------------------------------------- counting
+
+@dataclass(frozen=True)
+class SolutionCount(Tally):
+    """A `Tally` with the search effort it took."""
+
+    stats: SatStats = field(default_factory=SatStats)
+
+
+def _block(model: AbstractSet[int], decision_lits: Sequence[int]) -> list[int]:
+    """The clause "at least one decision literal differs from `model`"."""
+    return [-lit if holds(model, lit) else lit for lit in decision_lits]
+
+
+def count_solutions(encoding: Encoding, decision_lits: Sequence[int], name: str,
+                    deadline: Deadline, cost_lits: Sequence[int] = (),
+                    bound: int | None = None, known: Iterable[int] | None = None,
+                    stop_at: int | None = None) -> SolutionCount:
+    """Count distinct assignments of `decision_lits` with at most `bound` true `cost_lits`.
+
+    With `bound` = the optimum this counts the optimal solutions. `known` is a
+    model already found (it is counted and forbidden first, saving a call);
+    `stop_at` ends the search once that many are found (2 settles uniqueness).
+    The caller's `encoding` is not changed.
+    """
+    work = encoding.copy()
+    if bound is not None:
+        # Why a cardinality bound rather than "cost == optimum": nothing is
+        # cheaper than the optimum, so "<=" is the same set and encodes smaller.
+        work.add_at_most(cost_lits, bound)
+    found, complete = 0, False
+    with SatSession(name, work.clauses, deadline) as session:
+        if known is not None:
+            found = 1
+            session.add(_block(frozenset(known), decision_lits))
+        while stop_at is None or found < stop_at:
+            outcome = session.solve()
+            if not outcome:
+                complete = outcome is False
+                break
+            found += 1
+            session.add(_block(session.model(), decision_lits))
+    return SolutionCount(found, complete, session.stats)
