@@ -219,7 +219,10 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     if not args.quiet:
         console.print(f"[dim]results in {args.db}; see them again with "
                       f"'twinsolve report {args.db}'[/]")
-    return 1 if any(r.status in FAILED for r in records) else 0
+    # Time-outs and memouts are measurements here, not failures: a suite fails when an
+    # answer is wrong or a run broke.
+    broken = (Status.WRONG, Status.ERROR, Status.CRASH)
+    return 1 if any(r.status in broken for r in records) else 0
 
 
 # ---------------------------------------------------------------- report
