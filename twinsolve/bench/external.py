@@ -25,7 +25,7 @@ from typing import Any
 from ..core.limits import Limits
 from ..core.registry import puzzle_of
 from ..core.result import Result, Status, Stopwatch
-from ..models.export import read_dimacs_model, sat_export, write_cnf
+from ..models.export import export_reason, read_dimacs_model, sat_export, write_cnf
 
 __all__ = ["solve", "supports"]
 
@@ -35,7 +35,7 @@ def supports(instance: Any) -> str | None:
     if entry.optimisation:
         return (f"cmd runs SAT solvers on feasibility puzzles; {entry.name} minimises, so use "
                 "'twinsolve export --wcnf' with a MaxSAT solver")
-    return None
+    return export_reason(instance)
 
 
 def solve(instance: Any, limits: Limits) -> Result:

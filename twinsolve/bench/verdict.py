@@ -49,7 +49,7 @@ def _against_metadata(record: RunRecord) -> str | None:
     if unique in ("true", "false") and record.unique is not None:
         if record.unique != (unique == "true"):
             return f"unique={record.unique}, expected {unique}"
-    solutions = ascii_int(meta.get("expect-solutions"))
+    solutions = ascii_int(meta.get("expect-solutions"), max_digits=4000)
     if solutions is not None:
         if record.count is not None and record.count != solutions:
             return f"counted {record.count} solutions, expected {solutions}"

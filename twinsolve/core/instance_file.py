@@ -26,7 +26,7 @@ __all__ = ["Layout", "BodyLine", "read_layout", "decode", "format_metadata", "Me
 Metadata = tuple[tuple[str, str], ...]
 
 _META = re.compile(r"#\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
-_ASCII_INT = re.compile(r"-?[0-9]{1,9}")
+_ASCII_INT = re.compile(r"-?[0-9]+")
 _BAD_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -70,13 +70,14 @@ class Layout:
         return sizes[0], sizes[1], words[3:]
 
 
-def ascii_int(token: str | None) -> int | None:
-    """The integer an ASCII decimal token spells (at most 9 digits), else None.
+def ascii_int(token: str | None, max_digits: int = 9) -> int | None:
+    """The integer an ASCII decimal token spells (at most `max_digits` digits), else None.
 
     `str.isdigit` accepts '²' and '２', which `int` then rejects or reads; this
-    accepts exactly what a file format means by a number.
+    accepts exactly what a file format means by a number. The digit cap keeps
+    sizes sane; counts of solutions may ask for more.
     """
-    if token is None or not _ASCII_INT.fullmatch(token):
+    if token is None or not _ASCII_INT.fullmatch(token) or len(token.lstrip("-")) > max_digits:
         return None
     return int(token)
 

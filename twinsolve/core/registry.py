@@ -114,10 +114,21 @@ def _standard(name: str, title: str, sat_unsupported: bool = False,
     ), optimisation)
 
 
+def _with_peer(puzzle: Puzzle, peer: Backend) -> Puzzle:
+    return Puzzle(puzzle.name, puzzle.title, puzzle.rules_module, (*puzzle.backends, peer),
+                  puzzle.optimisation)
+
+
+# A peer solver for side-by-side benchmarks (`pip install -e '.[peers]'`); never planned
+# by default: name it with --backends.
+_PUZZLEKIT = Backend("puzzlekit", "twinsolve.bench.peers:solve_puzzlekit",
+                     "the puzzlekit package's OR-Tools solver (peer, benchmarks only)",
+                     supports_target="twinsolve.bench.peers:puzzlekit_supports", by_default=False)
+
 _TABLE: dict[str, Puzzle] = {
     p.name: p for p in (
         _standard("lightsout", "Lights Out", sat_unsupported=True),
-        _standard("cave", "Cave (Corral)", optimisation=False),
+        _with_peer(_standard("cave", "Cave (Corral)", optimisation=False), _PUZZLEKIT),
         _standard("mirror", "Mirror maze"),
         _standard("jugs", "Water jugs"),
         _standard("clock", "Clock stepping"),

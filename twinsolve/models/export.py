@@ -1,10 +1,12 @@
 """Writing encodings out, so solvers twinsolve does not ship can run them.
 
-Every puzzle's model module offers `sat_export(instance) -> CnfExport` (the
+A puzzle's model module may offer `sat_export(instance) -> CnfExport` (the
 same clauses the `sat` back-end solves, the literals whose truth costs one
 unit of the objective, and the decoder back to a solution) and
 `cpsat_export(instance) -> CpModel` (the `cpsat` back-end's model, objective
-included). This module writes them:
+included): Lights Out, Cave, mirror maze and Solitaire Chess do; jugs and
+clock, whose encodings grow their horizon while solving, do not, and say so.
+This module writes them:
 
 - DIMACS CNF (`p cnf`): the hard clauses. For an optimisation puzzle a model
   of the CNF is a solution, not necessarily a best one (said in a comment).
@@ -29,8 +31,8 @@ from ..core.atomic import write_text, write_with
 from ..core.errors import UsageError
 from ..core.registry import puzzle_of
 
-__all__ = ["CnfExport", "sat_export", "cpsat_export", "write_cnf", "write_wcnf", "write_cpsat",
-           "read_dimacs_model"]
+__all__ = ["CnfExport", "export_reason", "sat_export", "cpsat_export", "write_cnf", "write_wcnf",
+           "write_cpsat", "read_dimacs_model"]
 
 
 @dataclass(frozen=True)
@@ -50,15 +52,28 @@ def _model_module(instance: Any) -> Any:
     return importlib.import_module(f"twinsolve.models.{puzzle_of(instance).name}")
 
 
-def sat_export(instance: Any) -> CnfExport:
+def export_reason(instance: Any, kind: str = "sat_export") -> str | None:
+    """Why this instance has no such export (None when it has one)."""
     module = _model_module(instance)
-    reason = getattr(module, "supports_sat", lambda _: None)(instance)
+    if not hasattr(module, kind):
+        return (f"{puzzle_of(instance).name} has no {kind.split('_')[0]} export: its encodings "
+                "grow their horizon while solving")
+    if kind == "sat_export":
+        return getattr(module, "supports_sat", lambda _: None)(instance)
+    return None
+
+
+def sat_export(instance: Any) -> CnfExport:
+    reason = export_reason(instance, "sat_export")
     if reason:
         raise UsageError(f"no CNF for this instance: {reason}")
-    return module.sat_export(instance)
+    return _model_module(instance).sat_export(instance)
 
 
 def cpsat_export(instance: Any) -> Any:
+    reason = export_reason(instance, "cpsat_export")
+    if reason:
+        raise UsageError(f"no CP-SAT model file for this instance: {reason}")
     return _model_module(instance).cpsat_export(instance)
 
 
