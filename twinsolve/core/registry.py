@@ -123,7 +123,8 @@ def _with_peer(puzzle: Puzzle, peer: Backend) -> Puzzle:
 # by default: name it with --backends.
 _PUZZLEKIT = Backend("puzzlekit", "twinsolve.bench.peers:solve_puzzlekit",
                      "the puzzlekit package's OR-Tools solver (peer, benchmarks only)",
-                     supports_target="twinsolve.bench.peers:puzzlekit_supports", by_default=False)
+                     supports_target="twinsolve.bench.peers:puzzlekit_supports",
+                     bare_option="workers", by_default=False)
 
 _TABLE: dict[str, Puzzle] = {
     p.name: p for p in (
