@@ -214,14 +214,8 @@ def solve_sat(instance: Instance, limits: Limits) -> Result:
     watch, deadline = Stopwatch(), limits.deadline()
     enc, press = build_sat(instance)
     watch.built()
-    best = sat_common.minimise(enc, press, name, deadline, method)
-    effort, tally = sat_common.SatStats(), None
-    effort.merge(best.stats)
-    if best.status is Status.OPTIMAL and (limits.unique or limits.count):
-        tally = sat_common.count_solutions(enc, press, name, deadline, cost_lits=press,
-                                           bound=best.cost, known=best.model,
-                                           stop_at=_stop_at(limits))
-        effort.merge(tally.stats)
+    best, tally, effort = sat_common.minimum_and_tally(enc, press, name, deadline, method,
+                                                       limits)
     values = None
     if best.model is not None:
         values = [int(sat_common.holds(best.model, lit)) for lit in press]

@@ -391,14 +391,8 @@ def solve_sat(instance: Instance, limits: Limits) -> Result:
     watch, deadline = Stopwatch(), limits.deadline()
     enc, flip, cells = build_sat(instance)
     watch.built()
-    best = sat_common.minimise(enc, flip, name, deadline, method)
-    effort, tally = sat_common.SatStats(), None
-    effort.merge(best.stats)
-    if best.status is Status.OPTIMAL and (limits.unique or limits.count):
-        tally = sat_common.count_solutions(enc, flip, name, deadline, cost_lits=flip,
-                                           bound=best.cost, known=best.model,
-                                           stop_at=_stop_at(limits))
-        effort.merge(tally.stats)
+    best, tally, effort = sat_common.minimum_and_tally(enc, flip, name, deadline, method,
+                                                       limits)
     flips = None
     if best.model is not None:
         flips = [cell for cell, lit in zip(cells, flip, strict=True) if lit in best.model]

@@ -65,7 +65,8 @@ from ..core.result import Status
 from .counting import Tally
 
 __all__ = [
-    "DEFAULT_SOLVER", "TRAITS", "SolverTraits", "Encoding", "xor_clauses", "solver_name",
+    "minimum_and_tally", "DEFAULT_SOLVER", "TRAITS", "SolverTraits", "Encoding", "xor_clauses",
+    "solver_name",
     "check_options", "holds", "SatStats", "limited_solve", "SatSession", "Minimum", "minimise",
     "minimise_linear", "minimise_rc2", "SolutionCount", "count_solutions",
 ]
@@ -604,3 +605,21 @@ def count_solutions(encoding: Encoding, decision_lits: Sequence[int], name: str,
             found += 1
             session.add(_block(session.model(), decision_lits))
     return SolutionCount(found, complete, session.stats)
+
+
+def minimum_and_tally(encoding: Encoding, cost_lits: Sequence[int], name: str,
+                      deadline: Deadline, method: str, limits: Limits
+                      ) -> tuple[Minimum, SolutionCount | None, SatStats]:
+    """The fewest true `cost_lits`, then, when `limits` asks for uniqueness or a
+    count, the optimal assignments of them counted by forbid-and-re-solve (to the
+    end for `count`; a second one settles `unique`). Returns the minimum, the tally
+    (None when not asked or not optimal) and the effort of every call."""
+    best = minimise(encoding, cost_lits, name, deadline, method)
+    effort, tally = SatStats(), None
+    effort.merge(best.stats)
+    if best.status is Status.OPTIMAL and (limits.unique or limits.count):
+        tally = count_solutions(encoding, cost_lits, name, deadline, cost_lits=cost_lits,
+                                bound=best.cost, known=best.model,
+                                stop_at=None if limits.count else 2)
+        effort.merge(tally.stats)
+    return best, tally, effort

@@ -45,8 +45,7 @@ from ..puzzles.jugs import (
     solution_from_moves,
     unreachable_reason,
 )
-from .bfs import bfs, bidirectional_bfs
-from .layers import PathCount, bidirectional_count_shortest_paths, count_shortest_paths
+from .layers import PathCount, shortest
 from .statespace import SearchResult, StateSpace
 
 __all__ = ["solve", "space"]
@@ -170,11 +169,8 @@ def space(instance: Instance) -> StateSpace:
 
 
 def _search(instance: Instance, limits: Limits, both_ends: bool) -> SearchResult | PathCount:
-    options = {"node_limit": limits.node_limit, "deadline": limits.deadline()}
-    if limits.unique or limits.count:
-        counter = bidirectional_count_shortest_paths if both_ends else count_shortest_paths
-        return counter(space(instance), **options)
-    return (bidirectional_bfs if both_ends else bfs)(space(instance), **options)
+    return shortest(space(instance), count=limits.unique or limits.count, both_ends=both_ends,
+                    node_limit=limits.node_limit, deadline=limits.deadline())
 
 
 def solve(instance: Instance, limits: Limits) -> Result:

@@ -51,9 +51,10 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from .statespace import ROOT, Expiring, LimitHit, StateSpace, Successors, trace
+from .statespace import ROOT, Expiring, LimitHit, SearchResult, StateSpace, Successors, trace
 
-__all__ = ["PathCount", "count_shortest_paths", "bidirectional_count_shortest_paths"]
+__all__ = ["PathCount", "count_shortest_paths", "bidirectional_count_shortest_paths",
+           "shortest"]
 
 _POLL = 255  # poll the deadline when nodes & _POLL == 0, as bfs does
 
@@ -184,3 +185,17 @@ def _join(space: StateSpace, key_of: Callable[[Any], Hashable], fwd: Tree, bwd: 
         states.append(step[1])
         state, k = step[1], bwd[k][0]
     return tuple(moves), tuple(states)
+
+
+def shortest(space: StateSpace, *, count: bool, both_ends: bool, node_limit: int | None = None,
+             deadline: Expiring | None = None) -> SearchResult | PathCount:
+    """One shortest plan by BFS, or, with `count`, every shortest plan counted layer by
+    layer; searched from both ends when `both_ends` (the space has a goal state and
+    reversible moves). The puzzles with a shortest-plan question share this one choice."""
+    from .bfs import bfs, bidirectional_bfs
+
+    if count:
+        counter = bidirectional_count_shortest_paths if both_ends else count_shortest_paths
+        return counter(space, node_limit=node_limit, deadline=deadline)
+    return (bidirectional_bfs if both_ends else bfs)(space, node_limit=node_limit,
+                                                     deadline=deadline)
