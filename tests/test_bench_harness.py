@@ -123,19 +123,22 @@ def test_dask_local_cluster_gives_the_same_verdicts(suite_dir, tmp_path):
 
 
 def test_no_worker_outlives_the_pool(suite_dir, tmp_path):
-    before = set(_worker_pids())
     run_suite(SuiteConfig([suite_dir], ["brute", "fault-hang"], Budget(timeout=0.5),
                           db=tmp_path / "w.sqlite", jobs=2))
     time.sleep(0.2)
-    assert set(_worker_pids()) - before == set()
+    assert list(_my_workers()) == []
 
 
-def _worker_pids():
+def _my_workers():
+    """Worker processes whose parent is this test process (tests run in parallel)."""
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                    if b"twinsolve.bench.worker" in handle.read():
-                        yield int(entry)
-            except OSError:
-                pass
+                    command = handle.read()
+                with open(f"/proc/{entry}/stat") as handle:
+                    parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if b"twinsolve.bench.worker" in command and parent == os.getpid():
+                yield int(entry)
