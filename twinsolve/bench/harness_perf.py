@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="harness overhead and parallel speed-up")
     parser.add_argument("--runs", type=int, default=40)
     parser.add_argument("--backend", default="hand")
-    parser.add_argument("--suite-size", type=int, default=12)
+    parser.add_argument("--suite-size", type=int, default=32)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
