@@ -31,6 +31,22 @@ def corpus_path(*parts: str) -> Path:
     return path
 
 
+def assert_bad_file(folder: Path, name: str, data: bytes, line: int | None,
+                    column: int | None, words: str) -> None:
+    """Loading `data` from a file fails with an InstanceError naming the file, the line,
+    the column and the problem (`words`): the bad-input contract every puzzle shares."""
+    from twinsolve.core.errors import InstanceError
+    from twinsolve.core.run import load_file
+
+    path = folder / f"{name}.txt"
+    path.write_bytes(data)
+    with pytest.raises(InstanceError) as caught:
+        load_file(path)
+    error = caught.value
+    assert (error.source, error.line, error.column) == (str(path), line, column)
+    assert words in error.message
+
+
 @pytest.fixture
 def corpus():
     return corpus_path

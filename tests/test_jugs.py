@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import assert_bad_file
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import jug_puzzles
@@ -251,14 +252,7 @@ BAD = {
 
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_bad_file_is_an_instance_error_at_its_line_and_column(tmp_path, name):
-    data, line, column, words = BAD[name]
-    path = tmp_path / f"{name}.txt"
-    path.write_bytes(data)
-    with pytest.raises(InstanceError) as caught:
-        load_file(path)
-    error = caught.value
-    assert (error.source, error.line, error.column) == (str(path), line, column)
-    assert words in error.message
+    assert_bad_file(tmp_path, name, *BAD[name])
 
 
 @pytest.mark.parametrize("name", ["no-goal", "negative-capacity", "start-above", "unknown-move"])
