@@ -37,8 +37,8 @@ from ..core.limits import Deadline, Limits
 from ..core.result import Status
 from .counting import Tally
 
-__all__ = ["CpEffort", "CpOutcome", "SolutionCount", "configure", "solve_model",
-           "count_solutions"]
+__all__ = ["optimum_and_tally", "CpEffort", "CpOutcome", "SolutionCount", "configure",
+           "solve_model", "count_solutions"]
 
 # Option keys with a twinsolve name; every other key must be a SatParameters field.
 _ALIASES = {"workers": "num_workers", "seed": "random_seed"}
@@ -231,3 +231,20 @@ def _forbid(work: cp_model.CpModel, twins: Sequence[cp_model.IntVar],
             work.add(var != value).only_enforce_if(other)
             differs.append(other)
     work.add_bool_or(differs)
+
+
+def optimum_and_tally(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
+                      limits: Limits, deadline: Deadline
+                      ) -> tuple[CpOutcome, SolutionCount | None, CpEffort]:
+    """Solve, then, when `limits` asks for uniqueness or a count, count the optimal
+    assignments of `decisions` by forbid-and-re-solve (to the end for `count`; a
+    second one settles `unique`). Returns the outcome, the tally (None when not asked
+    or not optimal) and the effort of every call."""
+    outcome = solve_model(model, decisions, limits, deadline)
+    effort, tally = CpEffort(), None
+    effort.merge(outcome.effort)
+    if outcome.status is Status.OPTIMAL and (limits.unique or limits.count):
+        tally = count_solutions(model, decisions, limits, deadline, optimum=outcome.objective,
+                                known=outcome.values, stop_at=None if limits.count else 2)
+        effort.merge(tally.effort)
+    return outcome, tally, effort

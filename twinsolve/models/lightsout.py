@@ -94,11 +94,6 @@ def _answer(instance: Instance, status: Status, values: Sequence[int] | None,
                   count if limits.count else None, message=message)
 
 
-def _stop_at(limits: Limits) -> int | None:
-    """Counting goes on to the end only for `count`; `unique` is settled by a second grid."""
-    return None if limits.count else 2
-
-
 # ---------------------------------------------------------------- CP-SAT
 
 def build_cpsat(instance: Instance) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
@@ -161,14 +156,7 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     watch, deadline = Stopwatch(), limits.deadline()
     model, press = build_cpsat(instance)
     watch.built()
-    outcome = cpsat_common.solve_model(model, press, limits, deadline)
-    effort, tally = cpsat_common.CpEffort(), None
-    effort.merge(outcome.effort)
-    if outcome.status is Status.OPTIMAL and (limits.unique or limits.count):
-        tally = cpsat_common.count_solutions(model, press, limits, deadline,
-                                             optimum=outcome.objective, known=outcome.values,
-                                             stop_at=_stop_at(limits))
-        effort.merge(tally.effort)
+    outcome, tally, effort = cpsat_common.optimum_and_tally(model, press, limits, deadline)
     stats = watch.stats(nodes=effort.nodes, **effort.counters())
     return _answer(instance, outcome.status, outcome.values, tally, limits, stats,
                    outcome.message)

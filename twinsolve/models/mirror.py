@@ -268,11 +268,6 @@ def _answer(status: Status, flips: Sequence[tuple[int, int]] | None,
                   count if limits.count else None, message=message)
 
 
-def _stop_at(limits: Limits) -> int | None:
-    """Counting goes on to the end only for `count`; `unique` is settled by a second set."""
-    return None if limits.count else 2
-
-
 # ---------------------------------------------------------------- CP-SAT
 
 def build_cpsat(instance: Instance) -> tuple[cp_model.CpModel, list[cp_model.IntVar],
@@ -319,14 +314,7 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     watch, deadline = Stopwatch(), limits.deadline()
     model, flip, cells = build_cpsat(instance)
     watch.built()
-    outcome = cpsat_common.solve_model(model, flip, limits, deadline)
-    effort, tally = cpsat_common.CpEffort(), None
-    effort.merge(outcome.effort)
-    if outcome.status is Status.OPTIMAL and (limits.unique or limits.count):
-        tally = cpsat_common.count_solutions(model, flip, limits, deadline,
-                                             optimum=outcome.objective, known=outcome.values,
-                                             stop_at=_stop_at(limits))
-        effort.merge(tally.effort)
+    outcome, tally, effort = cpsat_common.optimum_and_tally(model, flip, limits, deadline)
     flips = None
     if outcome.values is not None:
         flips = [cell for cell, on in zip(cells, outcome.values, strict=True) if on]
