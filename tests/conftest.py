@@ -47,6 +47,30 @@ def assert_bad_file(folder: Path, name: str, data: bytes, line: int | None,
     assert words in error.message
 
 
+def assert_shipped_instances_hold(puzzle: str, at_least: int) -> None:
+    """Every file in instances/<puzzle>/ names its source, and `hand` meets its
+    `expect-objective` (or proves it unsolvable when none is given) and its
+    `expect-solutions`, with a verified answer."""
+    from twinsolve.core.limits import Limits
+    from twinsolve.core.result import Status
+    from twinsolve.core.run import load_file, run
+
+    files = sorted((ROOT / "instances" / puzzle).glob("*.txt"))
+    assert len(files) >= at_least
+    for path in files:
+        instance = load_file(path)
+        meta = dict(instance.meta)
+        assert "source" in meta, path
+        result = run(instance, "hand", Limits(timeout=30, count=True))
+        if "expect-objective" in meta:
+            assert result.status is Status.OPTIMAL and result.verified, path
+            assert result.objective == int(meta["expect-objective"]), path
+        else:
+            assert result.status is Status.UNSAT, path
+        if "expect-solutions" in meta:
+            assert result.count == int(meta["expect-solutions"]), path
+
+
 @pytest.fixture
 def corpus():
     return corpus_path
