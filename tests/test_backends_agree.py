@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from strategies import SMALL_INSTANCES
 
+from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Limits
 from twinsolve.core.registry import puzzle
 from twinsolve.core.result import Status
@@ -39,5 +40,16 @@ def test_backend_agrees_with_brute(puzzle_name, backend):
         assert result.objective == oracle.objective
         assert result.unique == oracle.unique
         assert result.count == oracle.count
+
+    check()
+
+
+@pytest.mark.parametrize(("puzzle_name", "backend"), CASES)
+def test_backend_refuses_an_option_it_does_not_read(puzzle_name, backend):
+    @settings(max_examples=1)
+    @given(SMALL_INSTANCES[puzzle_name])
+    def check(instance):
+        with pytest.raises(UsageError, match="no option 'colour'"):
+            run(instance, f"{backend}:colour=blue", ASKED, catch=False)
 
     check()

@@ -109,7 +109,7 @@ def test_shipped_instances_exist():
 def test_4x4_backends_agree_with_brute(instance):
     oracle = run(instance, "brute", COUNT, catch=False)
     assert oracle.status in (Status.SOLVED, Status.UNSAT)
-    for backend in ("hand", "cpsat", "sat"):
+    for backend in ("hand", "hand:engine=layers", "cpsat", "sat"):
         result = run(instance, backend, COUNT, catch=False)
         assert result.status is oracle.status, (backend, result.message)
         assert (result.count, result.unique) == (oracle.count, oracle.unique), backend
@@ -125,8 +125,8 @@ def test_hand_symmetry_and_pruning_do_not_change_counts(seed, shape):
     instance = generate.random_solvable(rows, cols, pieces, seed, knights)
     counts = set()
     for options in ({}, {"symmetry": False}, {"prune": False},
-                    {"symmetry": False, "prune": False}):
-        result = hand.solve(instance, Limits(count=True, options=options))
+                    {"symmetry": False, "prune": False}, {"engine": "layers"}):
+        result = hand.solve(instance, Limits(count=True, options={"engine": "memo", **options}))
         counts.add(result.count)
     assert len(counts) == 1 and counts.pop() >= 1  # solvable by construction
 
@@ -149,14 +149,15 @@ def test_hand_counts_symmetric_boards_like_brute(text):
 
 
 def test_symmetry_shrinks_the_memo_and_keeps_the_count():
+    memo, plain_memo = {"engine": "memo"}, {"engine": "memo", "symmetry": False}
     full = board("chess 4 4 knights\nNNNN\nNNNN\nNNNN\nNNNN\n")  # all 8 symmetries
-    plain = hand.solve(full, Limits(count=True, options={"symmetry": False}))
-    reduced = hand.solve(full, Limits(count=True))
+    plain = hand.solve(full, Limits(count=True, options=plain_memo))
+    reduced = hand.solve(full, Limits(count=True, options=memo))
     assert reduced.count == plain.count == 12423912163328
     assert reduced.stats.counters["memo"] * 4 < plain.stats.counters["memo"]
     pawns = board("chess 4 5\nPRBRP\n.....\n.....\nPRBRP\n")  # the mirror only
-    plain = hand.solve(pawns, Limits(count=True, options={"symmetry": False}))
-    reduced = hand.solve(pawns, Limits(count=True))
+    plain = hand.solve(pawns, Limits(count=True, options=plain_memo))
+    reduced = hand.solve(pawns, Limits(count=True, options=memo))
     assert reduced.count == plain.count
     assert reduced.stats.counters["memo"] < plain.stats.counters["memo"]
 

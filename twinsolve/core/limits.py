@@ -10,8 +10,11 @@ back-end options given after a colon (`sat:glucose4`, `cpsat:workers=8`).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from .errors import UsageError
 
 __all__ = ["Limits", "Deadline"]
 
@@ -27,6 +30,13 @@ class Limits:
 
     def deadline(self) -> Deadline:
         return Deadline(self.timeout)
+
+    def check_options(self, backend: str, allowed: Iterable[str]) -> None:
+        """Refuse option keys a back-end does not read, so a typo is not silently ignored."""
+        unknown = sorted(set(self.options) - set(allowed))
+        if unknown:
+            raise UsageError(f"the {backend} back-end has no option {unknown[0]!r} "
+                             f"(options: {', '.join(sorted(allowed)) or 'none'})")
 
 
 class Deadline:

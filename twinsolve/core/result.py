@@ -90,7 +90,11 @@ class Result:
 class Stopwatch:
     """Splits a back-end's time into model building and solving.
 
-    >>> watch = Stopwatch(); ...; watch.built(); ...; stats = watch.stats(nodes=3)
+    >>> watch = Stopwatch()
+    >>> watch.built()  # the model is built; solving starts
+    >>> stats = watch.stats(nodes=3, memo=7)
+    >>> stats.nodes, stats.counters, 0 <= stats.build_s <= 1, 0 <= stats.solve_s <= 1
+    (3, {'memo': 7}, True, True)
     """
 
     def __init__(self) -> None:

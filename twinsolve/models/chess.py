@@ -204,6 +204,7 @@ def _chosen_pairs(keys: list[tuple[int, int, int]], values: tuple[int, ...]) -> 
 
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """A winning sequence by CP-SAT at horizon pieces - 1; `count` by forbid-and-re-solve."""
+    cpsat_common.check_options(limits)
     watch, deadline = Stopwatch(), limits.deadline()
     if instance.pieces == 1:
         return _single_piece(watch, limits)

@@ -37,7 +37,8 @@ from ..core.limits import Deadline, Limits
 from ..core.result import Status
 from .counting import Tally
 
-__all__ = ["optimum_and_tally", "CpEffort", "CpOutcome", "SolutionCount", "configure",
+__all__ = ["optimum_and_tally", "CpEffort", "CpOutcome", "SolutionCount", "check_options",
+           "configure",
            "solve_model", "count_solutions"]
 
 # Option keys with a twinsolve name; every other key must be a SatParameters field.
@@ -91,6 +92,11 @@ class SolutionCount(Tally):
 
 
 # ---------------------------------------------------------------- solving
+
+def check_options(limits: Limits) -> None:
+    """Refuse bad options before any work, even when no solver call will be needed."""
+    configure(cp_model.CpSolver(), limits, Deadline(None))
+
 
 def configure(solver: cp_model.CpSolver, limits: Limits, deadline: Deadline) -> None:
     """Set time, workers, seed and pass-through options on `solver.parameters`."""

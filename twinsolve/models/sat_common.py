@@ -141,10 +141,7 @@ def _available(name: str) -> bool:
 
 def check_options(limits: Limits, allowed: Iterable[str] = ("solver",)) -> None:
     """Refuse option keys a SAT back-end does not read, so a typo is not silently ignored."""
-    unknown = sorted(set(limits.options) - set(allowed))
-    if unknown:
-        raise UsageError(f"the sat back-end has no option {unknown[0]!r} "
-                         f"(options: {', '.join(sorted(allowed))})")
+    limits.check_options("sat", allowed)
 
 
 def _traits(name: str) -> SolverTraits:

@@ -522,6 +522,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
     Option `limits.options["probe"]` (default True; `hand:probe=false` on the
     command line) turns failed-literal probing off, leaving the plain rules.
     """
+    limits.check_options("hand", ("probe",))
     watch = Stopwatch()
     deadline = limits.deadline()
     model = build(instance, bool(limits.options.get("probe", True)), deadline)

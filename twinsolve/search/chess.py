@@ -1,18 +1,17 @@
-"""Solitaire Chess, the `hand` back-end: bitboard search that counts through a memo.
+"""Solitaire Chess, the `hand` back-end: a memo search that counts, and the engine choice.
 
 Rules (see `twinsolve.puzzles.chess`): every move captures (sliders need a
 clear path, pawns capture diagonally toward the top row only, the king
-cannot be captured); goal: one piece left.
+cannot be captured); goal: one piece left. Positions are bitboards over the
+start squares ("slots", see `chess_board`); the memo keys them packed into
+one int, 3 bits per slot (`pack`), so a child already in the memo costs a
+few integer operations and is never built as bitboards.
 
-Bitboards. A capture moves a piece onto an occupied square, so pieces only
-ever stand on the n squares that held a piece at the start (the start set
-S). Number those squares 0..n-1 ("slots"); a position is six bitboards over
-the slots, one int per piece type (K Q R B N P). Per instance, each piece
-type and slot gets the list of slots it attacks on an empty board, each
-with the mask of slots strictly between (empty for knights, kings and
-pawns); a capture a -> b is legal when b holds a piece other than a king
-and `between & occupied == 0`. Squares outside S are always empty, so they
-never block.
+Two engines (`solve` picks): this module's depth-first memo search, and
+`chess_layers`, which counts every reachable position a layer at a time
+in numpy. The memo search prunes dead ends, folds symmetries and stops at
+a cap, so it wins on puzzles; the layer count has a far smaller cost per
+position, so it wins on busy boards with millions of positions.
 
 Counting. Every move removes one piece, so every win from a position has
 the same length and the number of winning sequences from a position does
@@ -53,103 +52,37 @@ orbit, the same for every reachable member), and the group depends only on
 whether a pawn is on the board, which the whole orbit shares. Images are
 computed 8 slots at a time through lookup tables.
 
-`nodes` counts positions expanded; `memo`, `memo_hits` and `pruned` (dead
-ends cut by `linked`) sit beside it.
+`nodes` counts positions expanded; `engine`, `memo`, `memo_hits` and
+`pruned` (dead ends cut by `linked`) sit beside it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
+from ..core.errors import UsageError
 from ..core.limits import Deadline, Limits
 from ..core.result import Result, Stats, Status, Stopwatch
-from ..puzzles.chess import PIECES, Cell, Instance, answer
-
-__all__ = ["solve", "Tables", "tables", "Searcher", "symmetries"]
-
-Position = tuple[int, int, int, int, int, int]  # slot bitboards in PIECES order: K Q R B N P
-Move = tuple[int, int, int, int]  # (mover kind, origin bit, captured kind, target bit)
-Square = tuple[int, int]
-
-KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN = range(6)
-_LETTERS = "".join(piece.value for piece in PIECES)
-_FILES = "abcdefgh"
-_ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
-_DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
-_KNIGHT_JUMPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-# How each type moves, in PIECES order: (directions, slides). Pawns go toward row 0.
-_MOVES = (
-    (_ORTHOGONAL + _DIAGONAL, False),
-    (_ORTHOGONAL + _DIAGONAL, True),
-    (_ORTHOGONAL, True),
-    (_DIAGONAL, True),
-    (_KNIGHT_JUMPS, False),
-    (((-1, -1), (-1, 1)), False),
+from ..puzzles.chess import Instance, answer
+from .chess_board import (
+    KING,
+    PAWN,
+    Image,
+    Position,
+    Square,
+    Stopped,
+    Tables,
+    move_name,
+    start_position,
+    union_map,
 )
+from .chess_layers import count_layers, fits
+
+__all__ = ["solve", "Searcher", "symmetries", "pack", "ENGINES", "SWITCH_NODES"]
+
+Move = tuple[int, int, int, int]  # (mover kind, origin bit, captured kind, target bit)
 _POLL = 1023  # poll the deadline when nodes & _POLL == 0
-
-Target = tuple[int, int]  # (target slot bit, mask of the slots strictly between)
-
-
-# ---------------------------------------------------------------- tables
-
-@dataclass(frozen=True)
-class Tables:
-    """Attack tables over the slots (the start squares) of one instance.
-
-    `targets[kind][a]`: (bit of b, slots between) for every slot b a `kind`
-    piece on slot a attacks on an empty board; `reach[kind][a]` the union of
-    those bits; `came[kind][b]` the slots from which a `kind` piece attacks b.
-    """
-
-    rows: int
-    cols: int
-    squares: tuple[Square, ...]
-    targets: tuple[tuple[tuple[Target, ...], ...], ...]
-    reach: tuple[tuple[int, ...], ...]
-    came: tuple[tuple[int, ...], ...]
-
-    def name(self, bit: int) -> str:
-        r, c = self.squares[bit.bit_length() - 1]
-        return f"{_FILES[c]}{self.rows - r}"
-
-
-def _walk(rows: int, cols: int, origin: Square, kind: int,
-          slot_of: dict[Square, int]) -> tuple[Target, ...]:
-    """Slots attacked from `origin` on an empty board, each with the slots passed on the way."""
-    directions, slides = _MOVES[kind]
-    found = []
-    for dr, dc in directions:
-        r, c, passed = origin[0] + dr, origin[1] + dc, 0
-        while 0 <= r < rows and 0 <= c < cols:
-            slot = slot_of.get((r, c))
-            if slot is not None:
-                found.append((1 << slot, passed))
-                passed |= 1 << slot
-            if not slides:
-                break
-            r, c = r + dr, c + dc
-    return tuple(found)
-
-
-def tables(rows: int, cols: int, squares: tuple[Square, ...]) -> Tables:
-    """The attack tables of a rows x cols board whose pieces start on `squares`."""
-    slot_of = {square: slot for slot, square in enumerate(squares)}
-    targets = tuple(tuple(_walk(rows, cols, square, kind, slot_of) for square in squares)
-                    for kind in range(6))
-    reach = tuple(tuple(_union(found) for found in per_kind) for per_kind in targets)
-    came = tuple(tuple(sum(1 << a for a in range(len(squares)) if per_kind[a] >> b & 1)
-                       for b in range(len(squares)))
-                 for per_kind in reach)
-    return Tables(rows, cols, squares, targets, reach, came)
-
-
-def _union(found: tuple[Target, ...]) -> int:
-    mask = 0
-    for bit, _ in found:
-        mask |= bit
-    return mask
+_KING_CODE = KING + 1  # the king's field in `pack`
 
 
 # ---------------------------------------------------------------- symmetry
@@ -179,9 +112,6 @@ def symmetries(rows: int, cols: int, pawns: bool) -> list[str]:
     return names if rows == cols else names[:3]
 
 
-Image = Callable[[int], int]
-
-
 def _slot_symmetry(board: Tables, name: str) -> tuple[int, Image] | None:
     """(support, image) of a symmetry on slot bitboards, None when it is of no use.
 
@@ -196,36 +126,12 @@ def _slot_symmetry(board: Tables, name: str) -> tuple[int, Image] | None:
             mapping[slot] = image_slot
     if len(mapping) < 2 or all(a == b for a, b in mapping.items()):
         return None  # no position of 2+ pieces fits, or it fixes every slot it keeps
-    chunks = []
-    for base in range(0, len(board.squares), 8):
-        table = [0] * 256
-        for bits in range(1, 256):
-            low = bits & -bits
-            slot = base + low.bit_length() - 1
-            table[bits] = table[bits ^ low] | (1 << mapping[slot] if slot in mapping else 0)
-        chunks.append(tuple(table))
     support = sum(1 << slot for slot in mapping)
-    return support, _chunked_image(tuple(chunks))
-
-
-def _chunked_image(chunks: tuple[tuple[int, ...], ...]) -> Image:
-    def image(bits: int) -> int:
-        out = 0
-        for table in chunks:
-            if not bits:
-                break
-            out |= table[bits & 255]
-            bits >>= 8
-        return out
-
-    return image
+    return support, union_map([1 << mapping[slot] if slot in mapping else 0
+                               for slot in range(len(board.squares))])
 
 
 # ---------------------------------------------------------------- search
-
-class _Stop(Exception):
-    """The deadline or the node limit ended the search."""
-
 
 class Searcher:
     """The memoised count over one instance; see the module docstring.
@@ -237,22 +143,25 @@ class Searcher:
     def __init__(self, instance: Instance, cap: int | None = None,
                  deadline: Deadline | None = None, node_limit: int | None = None,
                  symmetry: bool = True, prune: bool = True) -> None:
-        squares = tuple((r, c) for r, c in instance.squares()
-                        if instance.board[r][c] is not Cell.EMPTY)
-        self.board = tables(instance.rows, instance.cols, squares)
-        boards = [0] * 6
-        for slot, (r, c) in enumerate(squares):
-            boards[PIECES.index(instance.board[r][c])] |= 1 << slot
-        self.start: Position = tuple(boards)  # type: ignore[assignment]
-        self.pieces = len(squares)
+        self.board, self.start = start_position(instance)
+        self.pieces = len(self.board.squares)
         self.cap = cap
         self.deadline = deadline or Deadline(None)
         self.node_limit = node_limit
         self.prune = prune
-        self.memo: dict[Position, int] = {}
+        self.memo: dict[int, int] = {}  # packed canonical position -> count
+        # Per packed code (kind + 1) and slot: (target bit, slots between, target field shift).
+        self._packed_targets = ((),) + tuple(
+            tuple(tuple((target, path, 3 * (target.bit_length() - 1)) for target, path in found)
+                  for found in per_kind)
+            for per_kind in self.board.targets)
         self.nodes = self.hits = self.pruned = 0
         self._groups = {pawns: self._group(instance, pawns) if symmetry else []
                         for pawns in (False, True)}
+        # The slot sets some symmetry keeps inside the start squares: a position
+        # outside all of them is its own canonical form.
+        self._supports = tuple(sorted({support for group in self._groups.values()
+                                       for support, _ in group}))
 
     def _group(self, instance: Instance, pawns: bool) -> list[tuple[int, Image]]:
         group = []
@@ -262,8 +171,8 @@ class Searcher:
                 group.append(found)
         return group
 
-    def key(self, position: Position, occupied: int) -> Position:
-        """The canonical form: the least reachable image of `position` (itself included)."""
+    def key(self, position: Position, occupied: int) -> int:
+        """The memo key: the packed least reachable image of `position` (itself included)."""
         best = position
         for support, image in self._groups[bool(position[PAWN])]:
             if occupied & ~support:
@@ -272,7 +181,7 @@ class Searcher:
                          image(position[3]), image(position[4]), image(position[5]))
             if candidate < best:
                 best = candidate
-        return best
+        return pack(best)
 
     # -------------------------------------------------------- moves
 
@@ -294,54 +203,48 @@ class Searcher:
     # -------------------------------------------------------- dead ends
 
     def linked(self, position: Position, occupied: int) -> bool:
-        """False when the pieces can never come down to one (see "Dead ends" above)."""
+        """False when the pieces can never come down to one (see "Dead ends" above).
+
+        Each closure grows a whole frontier of slots per step through the
+        set maps of `Tables`, so a step costs a few table lookups per kind.
+        """
         kings = position[KING]
         if kings & (kings - 1):
             return False  # two pieces that are never captured
+        attacked, attackers = self.board.attacked, self.board.attackers
         homes, king_home = [], 0
         for kind in range(6):
             pieces = position[kind]
             if not pieces:
                 continue
-            reach = self.board.reach[kind]
+            spread = attacked[kind]
             home = frontier = pieces
             while frontier:
-                low = frontier & -frontier
-                frontier ^= low
-                new = reach[low.bit_length() - 1] & occupied & ~home
-                home |= new
-                frontier |= new
+                frontier = spread(frontier) & occupied & ~home
+                home |= frontier
             if kind == KING:
                 if home == pieces:
                     return False
                 king_home = home
-            homes.append((reach, self.board.came[kind], home))
+            homes.append((spread, attackers[kind], home))
         if kings:
             # Every piece must end up captured by a chain that ends with the king:
             # each occupied square reaches the king's home along possible moves.
             seen = frontier = king_home
             while frontier:
-                low = frontier & -frontier
-                frontier ^= low
-                slot, new = low.bit_length() - 1, 0
-                for _, came, home in homes:
-                    new |= came[slot] & home
-                new &= occupied & ~seen
-                seen |= new
-                frontier |= new
+                new = 0
+                for _, gather, home in homes:
+                    new |= gather(frontier) & home
+                frontier = new & occupied & ~seen
+                seen |= frontier
             return seen == occupied
         seen = frontier = occupied & -occupied
         while frontier:
-            low = frontier & -frontier
-            frontier ^= low
-            slot, new = low.bit_length() - 1, 0
-            for reach, came, home in homes:
-                if home & low:
-                    new |= reach[slot]
-                new |= came[slot] & home
-            new &= occupied & ~seen
-            seen |= new
-            frontier |= new
+            new = 0
+            for spread, gather, home in homes:
+                new |= spread(frontier & home) | gather(frontier) & home
+            frontier = new & occupied & ~seen
+            seen |= frontier
         return seen == occupied
 
     # -------------------------------------------------------- counting
@@ -351,12 +254,16 @@ class Searcher:
         if self.pieces == 1:
             return 1
         occupied = (1 << self.pieces) - 1
-        return self._expand(self.start, occupied, self.pieces, self.key(self.start, occupied))
+        return self._expand(self.start, pack(self.start), occupied, self.pieces,
+                            self.key(self.start, occupied))
 
-    def _expand(self, position: Position, occupied: int, pieces: int, key: Position) -> int:
+    def _expand(self, position: Position, packed: int, occupied: int, pieces: int,
+                key: int) -> int:
         """Count from a position not in the memo, and memoise it under `key`.
 
-        The move loop of `moves` is written out here: this is the hot path.
+        The move loop of `moves` is written out here on the packed form (see
+        `pack`), so a child that is already in the memo costs a few integer
+        operations; its bitboards are built only when it must be expanded.
         """
         memo = self.memo
         if self.prune and not self.linked(position, occupied):
@@ -366,42 +273,47 @@ class Searcher:
         self.nodes += 1
         if not self.nodes & _POLL and self.deadline.expired() or \
                 self.node_limit is not None and self.nodes > self.node_limit:
-            raise _Stop
+            raise Stopped
         cap, last, total, hits = self.cap, pieces == 2, 0, 0
-        prey = occupied & ~position[KING]
-        canonical = self.key if self._groups[bool(position[PAWN])] else None
-        for kind in range(6):
-            movers, table = position[kind], self.board.targets[kind]
-            while movers:
-                origin = movers & -movers
-                movers ^= origin
-                for target, path in table[origin.bit_length() - 1]:
-                    if not target & prey or path & occupied:
-                        continue
-                    if last:
-                        total += 1
+        supports = self._supports
+        targets = self._packed_targets
+        movers = occupied
+        while movers:
+            origin = movers & -movers
+            movers ^= origin
+            shift = 3 * origin.bit_length() - 3
+            code = packed >> shift & 7
+            vacated = packed - (code << shift)
+            child_occupied = occupied ^ origin
+            for target, path, target_shift in targets[code][shift // 3]:
+                if not target & occupied or path & occupied:
+                    continue
+                victim = packed >> target_shift & 7
+                if victim == _KING_CODE:
+                    continue
+                if last:
+                    total += 1
+                else:
+                    child = vacated + ((code - victim) << target_shift)
+                    boards, child_key = None, child
+                    for support in supports:
+                        if not child_occupied & ~support:  # a symmetry may apply
+                            boards = _after(position, code - 1, origin, target, victim - 1)
+                            child_key = self.key(boards, child_occupied)
+                            break
+                    value = memo.get(child_key)
+                    if value is None:
+                        if boards is None:
+                            boards = _after(position, code - 1, origin, target, victim - 1)
+                        value = self._expand(boards, child, child_occupied, pieces - 1,
+                                             child_key)
                     else:
-                        boards = list(position)  # _after, written out
-                        captured = 1
-                        while not boards[captured] & target:
-                            captured += 1
-                        boards[captured] ^= target
-                        boards[kind] ^= origin | target
-                        child = tuple(boards)
-                        child_occupied = occupied ^ origin
-                        child_key = child if canonical is None \
-                            else canonical(child, child_occupied)  # type: ignore[arg-type]
-                        value = memo.get(child_key)
-                        if value is None:
-                            value = self._expand(child, child_occupied,  # type: ignore[arg-type]
-                                                 pieces - 1, child_key)
-                        else:
-                            hits += 1
-                        total += value
-                    if cap is not None and total >= cap:
-                        self.hits += hits
-                        memo[key] = cap
-                        return cap
+                        hits += 1
+                    total += value
+                if cap is not None and total >= cap:
+                    self.hits += hits
+                    memo[key] = cap
+                    return cap
         self.hits += hits
         memo[key] = total
         return total
@@ -432,8 +344,7 @@ class Searcher:
 
     def _name(self, move: Move) -> str:
         kind, origin, captured, target = move
-        return (f"{_LETTERS[kind]}{self.board.name(origin)}x"
-                f"{_LETTERS[captured]}{self.board.name(target)}")
+        return move_name(self.board, kind, origin, captured, target)
 
 
 def _kind_at(position: Position, target: int) -> int:
@@ -443,41 +354,103 @@ def _kind_at(position: Position, target: int) -> int:
     return kind
 
 
-def _after(position: Position, kind: int, origin: int, target: int) -> Position:
+def _after(position: Position, kind: int, origin: int, target: int,
+           captured: int | None = None) -> Position:
     """The position after the `kind` piece on `origin` captures on `target`."""
     boards = list(position)
-    captured = 1  # never the king
-    while not boards[captured] & target:
-        captured += 1
+    if captured is None:
+        captured = _kind_at(position, target)
     boards[captured] ^= target
     boards[kind] ^= origin | target
     return tuple(boards)  # type: ignore[return-value]
 
 
-def solve(instance: Instance, limits: Limits) -> Result:
-    """Count winning sequences through the memo; SOLVED with `{"moves": [...]}`, or UNSAT.
+def pack(position: Position) -> int:
+    """The position as one int, 3 bits per slot: 0 empty, else the piece's index in PIECES + 1.
 
-    Options: `hand:symmetry=false` keys the memo by the plain position,
-    `hand:prune=false` turns the dead-end test off.
+    The memo key, and the form the counting loop works on: a capture is
+    two field updates, and a child is hashed as one small int.
+
+    >>> pack((0, 0, 0, 0, 0b01, 0b10))  # a knight on slot 0, a pawn on slot 1
+    53
     """
-    watch = Stopwatch()
+    packed = 0
+    for kind, board in enumerate(position):
+        while board:
+            low = board & -board
+            board ^= low
+            packed |= (kind + 1) << 3 * (low.bit_length() - 1)
+    return packed
+
+
+ENGINES = ("auto", "memo", "layers")
+SWITCH_NODES = 5000  # auto: memo expansions before the layer count takes over
+
+
+def solve(instance: Instance, limits: Limits) -> Result:
+    """Count winning sequences through a table of positions; SOLVED with `{"moves": [...]}`.
+
+    Two engines count through a table keyed by position (neither enumerates
+    sequences): `memo`, the depth-first `Searcher` with dead-end pruning,
+    symmetry and a cap (it stops at the first win, or the second for
+    `unique`), and `layers` (`chess_layers`), every reachable position a
+    layer at a time in numpy, always exact. `auto` (the default) runs the
+    memo search for `SWITCH_NODES` expansions (puzzles and small boards end
+    there, at a fraction of a millisecond each) and hands boards that need
+    more to the layer count, when their positions fit a uint64.
+
+    Options: `hand:engine=auto|memo|layers`, `hand:switch=N` (memo
+    expansions before auto switches), `hand:symmetry=false` (memo keyed by
+    the plain position), `hand:prune=false` (no dead-end test).
+    """
+    limits.check_options("hand", ("engine", "switch", "symmetry", "prune"))
+    engine = str(limits.options.get("engine", "auto"))
+    if engine not in ENGINES:
+        raise UsageError(f"the hand back-end has no engine {engine!r} "
+                         f"(choose one of: {', '.join(ENGINES)})")
+    watch, deadline = Stopwatch(), limits.deadline()
     cap = None if limits.count else (2 if limits.unique else 1)
-    searcher = Searcher(instance, cap, limits.deadline(), limits.node_limit,
+    searcher = Searcher(instance, cap, deadline, limits.node_limit,
                         bool(limits.options.get("symmetry", True)),
                         bool(limits.options.get("prune", True)))
     watch.built()
-    total = 0
-    if bin(searcher.start[KING]).count("1") < 2:  # kings are never captured
+    if bin(searcher.start[KING]).count("1") > 1:  # kings are never captured
+        return answer(None, 0, limits, _stats(watch, searcher, "memo"), exact=True)
+    layered = fits(searcher.board, searcher.start)
+    if engine == "layers" and not layered:
+        return Result(Status.UNSUPPORTED, message=f"{searcher.pieces} pieces of these types do "
+                      "not pack into 64 bits; use hand:engine=memo")
+    if engine != "layers":
+        switch = int(limits.options.get("switch", SWITCH_NODES))
+        may_switch = engine == "auto" and layered and \
+            (limits.node_limit is None or switch < limits.node_limit)
+        if may_switch:
+            searcher.node_limit = switch
         try:
             total = searcher.count()
-        except _Stop:
-            return Result(Status.TIMEOUT, stats=_stats(watch, searcher),
-                          message="hand stopped: time or node limit")
-    moves = searcher.line() if total else None
-    return answer(moves, total, limits, _stats(watch, searcher),
-                  exact=cap is None or total < cap)
+        except Stopped:
+            if not may_switch or deadline.expired():
+                return _stopped(watch, searcher, "memo")
+        else:
+            moves = searcher.line() if total else None
+            return answer(moves, total, limits, _stats(watch, searcher, "memo"),
+                          exact=cap is None or total < cap)
+    spent = searcher.nodes
+    try:
+        layers = count_layers(searcher.board, searcher.start, deadline,
+                              None if limits.node_limit is None else limits.node_limit - spent)
+    except Stopped:
+        return _stopped(watch, searcher, "layers")
+    stats = watch.stats(nodes=spent + layers.positions, engine="layers", memo_nodes=spent,
+                        captures=layers.captures)
+    return answer(layers.moves, layers.count, limits, stats, exact=True)
 
 
-def _stats(watch: Stopwatch, searcher: Searcher) -> Stats:
-    return watch.stats(nodes=searcher.nodes, memo=len(searcher.memo), memo_hits=searcher.hits,
-                       pruned=searcher.pruned)
+def _stopped(watch: Stopwatch, searcher: Searcher, engine: str) -> Result:
+    return Result(Status.TIMEOUT, stats=_stats(watch, searcher, engine),
+                  message=f"hand ({engine}) stopped: time or node limit")
+
+
+def _stats(watch: Stopwatch, searcher: Searcher, engine: str) -> Stats:
+    return watch.stats(nodes=searcher.nodes, engine=engine, memo=len(searcher.memo),
+                       memo_hits=searcher.hits, pruned=searcher.pruned)

@@ -473,6 +473,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
     >>> result.status.value, result.objective, result.unique, result.count
     ('optimal', 15, False, 4)
     """
+    limits.check_options("hand", ("minimise",))
     watch = Stopwatch()
     deadline = limits.deadline()
     board = _board_of(instance)
