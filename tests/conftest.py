@@ -8,7 +8,9 @@ In a user's own clone it may be absent: tests that need it skip and say why.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -45,6 +47,23 @@ def assert_bad_file(folder: Path, name: str, data: bytes, line: int | None,
     error = caught.value
     assert (error.source, error.line, error.column) == (str(path), line, column)
     assert words in error.message
+
+
+def assert_parses_or_refuses(rules: Any, texts: Iterable[str]) -> int:
+    """Each text either parses into an instance that `format` writes back to the same
+    instance, or is refused with an InstanceError (never another exception): the
+    parser contract, for fuzzing. Returns how many texts parsed."""
+    from twinsolve.core.errors import InstanceError
+
+    parsed = 0
+    for text in texts:
+        try:
+            instance = rules.parse(text, "fuzz.txt")
+        except InstanceError:
+            continue
+        assert rules.parse(rules.format(instance)) == instance
+        parsed += 1
+    return parsed
 
 
 def assert_shipped_instances_hold(puzzle: str, at_least: int) -> None:

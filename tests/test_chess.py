@@ -14,12 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import assert_bad_file
+from conftest import assert_bad_file, assert_parses_or_refuses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import chess_boards
 
-from twinsolve.core.errors import InstanceError
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import load_file, run
@@ -300,12 +299,8 @@ def test_cli_counts(tmp_path, corpus):
 @given(st.binary(max_size=120))
 def test_parse_fuzz_bytes_returns_or_raises_instance_error(data):
     text = data.decode("utf-8", errors="replace")
-    for header in ("chess 2 3\n", "chess 1 1 knights\n", ""):
-        try:
-            instance = chess.parse(header + text, "fuzz.txt")
-        except InstanceError:
-            continue
-        assert chess.parse(chess.format(instance)) == instance
+    assert_parses_or_refuses(chess, (header + text for header in
+                                     ("chess 2 3\n", "chess 1 1 knights\n", "")))
 
 
 @given(chess_boards(max_side=8, max_pieces=12, max_sequences=None))

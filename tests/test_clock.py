@@ -21,12 +21,11 @@ import subprocess
 import sys
 
 import pytest
-from conftest import assert_bad_file, assert_shipped_instances_hold
+from conftest import assert_bad_file, assert_parses_or_refuses, assert_shipped_instances_hold
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import clock_dials
 
-from twinsolve.core.errors import InstanceError
 from twinsolve.core.limits import Deadline, Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
@@ -193,12 +192,8 @@ WORDS = ["clock", "start", "target", "steps", "0", "1", "11", "12", "-3", "25", 
        st.binary(max_size=40))
 def test_parse_fuzz_returns_or_raises_instance_error(lines, noise):
     text = "\n".join(" ".join(words) for words in lines)
-    for candidate in ("clock 12\n" + text, text, "clock 7\n" + noise.decode("utf-8", "replace")):
-        try:
-            instance = clock.parse(candidate, "fuzz.txt")
-        except InstanceError:
-            continue
-        assert clock.parse(clock.format(instance)) == instance
+    assert_parses_or_refuses(clock, ("clock 12\n" + text, text,
+                                     "clock 7\n" + noise.decode("utf-8", "replace")))
 
 
 @given(clock_dials(max_hours=1000))

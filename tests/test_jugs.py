@@ -22,12 +22,11 @@ import subprocess
 import sys
 
 import pytest
-from conftest import assert_bad_file, assert_shipped_instances_hold
+from conftest import assert_bad_file, assert_parses_or_refuses, assert_shipped_instances_hold
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import jug_puzzles
 
-from twinsolve.core.errors import InstanceError
 from twinsolve.core.limits import Deadline, Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
@@ -275,12 +274,8 @@ WORDS = ["jugs", "capacities", "start", "moves", "goal", "fill", "empty", "pour"
        st.binary(max_size=40))
 def test_parse_fuzz_returns_or_raises_instance_error(lines, noise):
     text = "\n".join(" ".join(words) for words in lines)
-    for candidate in ("jugs\n" + text, text, "jugs\n" + noise.decode("utf-8", "replace")):
-        try:
-            instance = jugs.parse(candidate, "fuzz.txt")
-        except InstanceError:
-            continue
-        assert jugs.parse(jugs.format(instance)) == instance
+    assert_parses_or_refuses(jugs, ("jugs\n" + text, text,
+                                    "jugs\n" + noise.decode("utf-8", "replace")))
 
 
 @given(jug_puzzles(max_capacity=9))

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import assert_parses_or_refuses
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -71,12 +72,7 @@ def test_cli_reports_one_line_and_exit_2(tmp_path, name):
 
 @given(st.binary(max_size=200))
 def test_parse_fuzz_bytes_returns_or_raises_instance_error(data):
-    text = data.decode("utf-8", errors="replace")
-    try:
-        instance = lightsout.parse("lightsout 2 3\n" + text, "fuzz.txt")
-    except InstanceError:
-        return
-    assert lightsout.parse(lightsout.format(instance)) == instance
+    assert_parses_or_refuses(lightsout, ["lightsout 2 3\n" + data.decode("utf-8", "replace")])
 
 
 @given(st.text(alphabet="lightsout0123456789 modsigmatrus\n#:-x", max_size=80))
