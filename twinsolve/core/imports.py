@@ -12,9 +12,10 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .atomic import output_folder, write_text
+from .atomic import output_folder
 from .errors import UsageError
 from .registry import puzzle_of
+from .writing import write_instance
 
 __all__ = ["import_source"]
 
@@ -29,7 +30,7 @@ def import_source(source: str, out: str | Path) -> list[Path]:
         digest = hashlib.sha1(url.encode("utf-8")).hexdigest()[:8]
         entry = puzzle_of(instance)
         path = folder / f"{entry.name}-{instance.rows}x{instance.cols}-{digest}.txt"
-        return [write_text(path, entry.rules.format(instance))]
+        return [write_instance(path, instance)]
     path = Path(source)
     if path.suffix.lower() == ".json" and path.is_file():
         return puzzlekit_json.write_instances(puzzlekit_json.read_dataset(path, str(path)), folder)

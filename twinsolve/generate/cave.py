@@ -19,11 +19,11 @@ import json
 import random
 from pathlib import Path
 
-from ..core.atomic import output_folder, write_text
 from ..core.limits import Limits
 from ..core.result import Status
 from ..core.run import run
-from ..puzzles.cave import EMPTY, Cell, Instance, count_visible, format, solution_from_inside
+from ..core.writing import write_instances
+from ..puzzles.cave import EMPTY, Cell, Instance, count_visible, solution_from_inside
 
 __all__ = ["random_cave", "unique_puzzle", "SHIPPED", "main"]
 
@@ -100,10 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="write the shipped Cave puzzles")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    folder = output_folder(args.out)
-    for rows, cols, seed in SHIPPED:
-        path = folder / f"unique-{rows:02d}x{cols:02d}-seed{seed}.txt"
-        write_text(path, format(unique_puzzle(rows, cols, seed)))
+    named = ((f"unique-{rows:02d}x{cols:02d}-seed{seed}.txt", unique_puzzle(rows, cols, seed))
+             for rows, cols, seed in SHIPPED)
+    for path in write_instances(args.out, named):
         print(path)
     return 0
 

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..core.limits import Limits
 from ..core.result import Status
 from ..core.run import run
+from ..core.writing import write_instances
 from ..puzzles.chess import (
     BRUTE_MAX_PIECES,
     Cell,
@@ -237,18 +239,18 @@ def shipped_set(seed: int = 2026) -> dict[str, tuple[Instance, _Spec, int]]:
 
 
 def write_set(out: Path, seed: int = 2026) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
+    """Write the shipped set with `source`, `counted-by`, `expect-*` and `suite: full`."""
+    return write_instances(out, _with_metadata(seed))
+
+
+def _with_metadata(seed: int) -> Iterator[tuple[str, Instance]]:
     for name, (board, spec, board_seed) in sorted(shipped_set(seed).items()):
         count, how = confirmed_count(board)
         meta = [("source", spec.note(board_seed)), ("counted-by", how),
                 ("expect-solutions", str(count)), ("expect-unique", str(count == 1).lower())]
         if spec.slow:
             meta.append(("suite", "full"))
-        path = out / name
-        path.write_text(format(replace(board, meta=tuple(meta))), encoding="utf-8")
-        written.append(path)
-    return written
+        yield name, replace(board, meta=tuple(meta))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..core.limits import Limits
 from ..core.result import Status
 from ..core.run import run
+from ..core.writing import write_instances
 from ..puzzles.lightsout import Instance, format, press_effect
 
 __all__ = ["random_solvable", "shipped_set", "main"]
@@ -96,8 +98,11 @@ def shipped_set(seed: int = 2026) -> dict[str, tuple[Instance, str]]:
 
 
 def write_set(out: Path, seed: int = 2026) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
+    """Write the shipped set with `source`, `expect-objective` and (big ones) `suite: full`."""
+    return write_instances(out, _with_metadata(seed))
+
+
+def _with_metadata(seed: int) -> Iterator[tuple[str, Instance]]:
     for name, (board, note) in sorted(shipped_set(seed).items()):
         published = A075464.get(board.rows) if name.startswith("all-on-") and \
             board.variant == "plain" else None
@@ -110,10 +115,7 @@ def write_set(out: Path, seed: int = 2026) -> list[Path]:
         print(f"{name}: {confirmed}")
         if max(board.rows, board.cols) >= FULL_SUITE_FROM:
             meta += (("suite", "full"),)
-        path = out / name
-        path.write_text(format(Instance(**{**board.__dict__, "meta": meta})), encoding="utf-8")
-        written.append(path)
-    return written
+        yield name, Instance(**{**board.__dict__, "meta": meta})
 
 
 def main(argv: list[str] | None = None) -> int:

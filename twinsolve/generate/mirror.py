@@ -32,12 +32,14 @@ import argparse
 import heapq
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 from ..core.limits import Limits
 from ..core.result import Status
 from ..core.run import run
+from ..core.writing import write_instances
 from ..puzzles.mirror import CellKind, Goal, Instance, format, parse, trace_beam
 from ..search.costs import dijkstra_distances
 from ..search.mirror import Board, Code, relaxed_bound
@@ -324,9 +326,11 @@ def _checked(level: Instance, timeout: float) -> tuple[Status, int | None, float
 
 def write_set(out: Path, timeout: float = 300.0) -> list[Path]:
     """Write the shipped set with `expect-*`, `source` and (slow ones) `suite: full`."""
-    out.mkdir(parents=True, exist_ok=True)
     _checked(parse(RELAXATION_GAP), timeout)   # warm-up: imports are not a back-end's time
-    written = []
+    return write_instances(out, _with_metadata(timeout))
+
+
+def _with_metadata(timeout: float) -> Iterator[tuple[str, Instance]]:
     for name, level in sorted(shipped_set().items()):
         status, objective, slowest = _checked(level, timeout)
         source = dict(level.meta).get("source", "hand-made relaxation trap "
@@ -338,11 +342,8 @@ def write_set(out: Path, timeout: float = 300.0) -> list[Path]:
             meta.append(("expect-objective", str(objective)))
         if slowest > 1.0:
             meta.append(("suite", "full"))
-        path = out / f"{name}.txt"
-        path.write_text(format(replace(level, meta=tuple(meta))), encoding="utf-8")
-        written.append(path)
-        print(f"{path}: {status} {objective}, slowest back-end {slowest:.2f} s", flush=True)
-    return written
+        print(f"{name}.txt: {status} {objective}, slowest back-end {slowest:.2f} s", flush=True)
+        yield f"{name}.txt", replace(level, meta=tuple(meta))
 
 
 def main(argv: list[str] | None = None) -> int:

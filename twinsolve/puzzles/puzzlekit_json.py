@@ -18,11 +18,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..core.atomic import write_text
+from ..core import writing
 from ..core.errors import InstanceError
 from ..core.instance_file import decode
 from . import cave
@@ -158,9 +158,11 @@ def write_instances(pairs: Iterable[tuple[str, cave.Instance]], out_dir: str | o
     Keys that would collide after making them safe get `-2`, `-3`, ... suffixes, in
     order, so the same input always gives the same files.
     """
-    folder = Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
+    return writing.write_instances(out_dir, _distinct_names(pairs))
+
+
+def _distinct_names(pairs: Iterable[tuple[str, cave.Instance]]
+                    ) -> Iterator[tuple[str, cave.Instance]]:
     used: set[str] = set()
     for key, instance in pairs:
         name = file_name(key)
@@ -168,7 +170,4 @@ def write_instances(pairs: Iterable[tuple[str, cave.Instance]], out_dir: str | o
         while name.lower() in used:  # lower(): case-insensitive file systems
             name, suffix = f"{stem}-{suffix}.txt", suffix + 1
         used.add(name.lower())
-        path = folder / name
-        write_text(path, cave.format(instance))
-        written.append(path)
-    return written
+        yield name, instance
