@@ -4,8 +4,8 @@ Rules (see `twinsolve.puzzles.chess`): every move captures (sliders need a
 clear path, pawns capture diagonally toward the top row only, the king
 cannot be captured); goal: one piece left. Positions are bitboards over the
 start squares ("slots", see `chess_board`); the memo keys them packed into
-one int, 3 bits per slot (`pack`), so a child already in the memo costs a
-few integer operations and is never built as bitboards.
+one int (`chess_board.Packing`), so a child already in the memo costs a few
+integer operations and is never built as bitboards.
 
 Two engines (`solve` picks): this module's depth-first memo search, and
 `chess_layers`, which counts every reachable position a layer at a time
@@ -73,16 +73,16 @@ from .chess_board import (
     Stopped,
     Tables,
     move_name,
+    packing,
     start_position,
     union_map,
 )
 from .chess_layers import count_layers, fits
 
-__all__ = ["solve", "Searcher", "symmetries", "pack", "ENGINES", "SWITCH_NODES"]
+__all__ = ["solve", "Searcher", "symmetries", "ENGINES", "SWITCH_NODES"]
 
 Move = tuple[int, int, int, int]  # (mover kind, origin bit, captured kind, target bit)
 _POLL = 1023  # poll the deadline when nodes & _POLL == 0
-_KING_CODE = KING + 1  # the king's field in `pack`
 
 
 # ---------------------------------------------------------------- symmetry
@@ -150,11 +150,13 @@ class Searcher:
         self.node_limit = node_limit
         self.prune = prune
         self.memo: dict[int, int] = {}  # packed canonical position -> count
-        # Per packed code (kind + 1) and slot: (target bit, slots between, target field shift).
+        self.packing = packing(self.start)
+        # Per code and slot: (target bit, slots between, target field shift).
+        width = self.packing.width
         self._packed_targets = ((),) + tuple(
-            tuple(tuple((target, path, 3 * (target.bit_length() - 1)) for target, path in found)
-                  for found in per_kind)
-            for per_kind in self.board.targets)
+            tuple(tuple((target, path, width * (target.bit_length() - 1)) for target, path in found)
+                  for found in self.board.targets[kind])
+            for kind in self.packing.kinds[1:])
         self.nodes = self.hits = self.pruned = 0
         self._groups = {pawns: self._group(instance, pawns) if symmetry else []
                         for pawns in (False, True)}
@@ -181,7 +183,7 @@ class Searcher:
                          image(position[3]), image(position[4]), image(position[5]))
             if candidate < best:
                 best = candidate
-        return pack(best)
+        return self.packing.pack(best)
 
     # -------------------------------------------------------- moves
 
@@ -254,16 +256,16 @@ class Searcher:
         if self.pieces == 1:
             return 1
         occupied = (1 << self.pieces) - 1
-        return self._expand(self.start, pack(self.start), occupied, self.pieces,
+        return self._expand(self.start, self.packing.pack(self.start), occupied, self.pieces,
                             self.key(self.start, occupied))
 
     def _expand(self, position: Position, packed: int, occupied: int, pieces: int,
                 key: int) -> int:
         """Count from a position not in the memo, and memoise it under `key`.
 
-        The move loop of `moves` is written out here on the packed form (see
-        `pack`), so a child that is already in the memo costs a few integer
-        operations; its bitboards are built only when it must be expanded.
+        The move loop of `moves` is written out here on the packed form, so a
+        child that is already in the memo costs a few integer operations; its
+        bitboards are built only when it must be expanded.
         """
         memo = self.memo
         if self.prune and not self.linked(position, occupied):
@@ -276,20 +278,23 @@ class Searcher:
             raise Stopped
         cap, last, total, hits = self.cap, pieces == 2, 0, 0
         supports = self._supports
-        targets = self._packed_targets
+        targets, kinds = self._packed_targets, self.packing.kinds
+        width = self.packing.width
+        mask, king = (1 << width) - 1, self.packing.codes[KING]  # king: 0 when there is none
         movers = occupied
         while movers:
             origin = movers & -movers
             movers ^= origin
-            shift = 3 * origin.bit_length() - 3
-            code = packed >> shift & 7
+            slot = origin.bit_length() - 1
+            shift = width * slot
+            code = packed >> shift & mask
             vacated = packed - (code << shift)
             child_occupied = occupied ^ origin
-            for target, path, target_shift in targets[code][shift // 3]:
+            for target, path, target_shift in targets[code][slot]:
                 if not target & occupied or path & occupied:
                     continue
-                victim = packed >> target_shift & 7
-                if victim == _KING_CODE:
+                victim = packed >> target_shift & mask
+                if victim == king:
                     continue
                 if last:
                     total += 1
@@ -298,13 +303,13 @@ class Searcher:
                     boards, child_key = None, child
                     for support in supports:
                         if not child_occupied & ~support:  # a symmetry may apply
-                            boards = _after(position, code - 1, origin, target, victim - 1)
+                            boards = _after(position, kinds[code], origin, target, kinds[victim])
                             child_key = self.key(boards, child_occupied)
                             break
                     value = memo.get(child_key)
                     if value is None:
                         if boards is None:
-                            boards = _after(position, code - 1, origin, target, victim - 1)
+                            boards = _after(position, kinds[code], origin, target, kinds[victim])
                         value = self._expand(boards, child, child_occupied, pieces - 1,
                                              child_key)
                     else:
@@ -363,24 +368,6 @@ def _after(position: Position, kind: int, origin: int, target: int,
     boards[captured] ^= target
     boards[kind] ^= origin | target
     return tuple(boards)  # type: ignore[return-value]
-
-
-def pack(position: Position) -> int:
-    """The position as one int, 3 bits per slot: 0 empty, else the piece's index in PIECES + 1.
-
-    The memo key, and the form the counting loop works on: a capture is
-    two field updates, and a child is hashed as one small int.
-
-    >>> pack((0, 0, 0, 0, 0b01, 0b10))  # a knight on slot 0, a pawn on slot 1
-    53
-    """
-    packed = 0
-    for kind, board in enumerate(position):
-        while board:
-            low = board & -board
-            board ^= low
-            packed |= (kind + 1) << 3 * (low.bit_length() - 1)
-    return packed
 
 
 ENGINES = ("auto", "memo", "layers")

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from ..puzzles.chess import PIECES, Cell, Instance
 
 __all__ = ["Stopped", "Position", "Target", "Image", "Tables", "tables", "union_map",
-           "start_position", "move_name", "KING", "QUEEN", "ROOK", "BISHOP", "KNIGHT", "PAWN"]
+           "Packing", "packing", "start_position", "move_name", "KING", "QUEEN", "ROOK",
+           "BISHOP", "KNIGHT", "PAWN"]
 
 Position = tuple[int, int, int, int, int, int]  # slot bitboards in PIECES order: K Q R B N P
 Square = tuple[int, int]
@@ -145,6 +146,51 @@ def _chunked(chunks: tuple[tuple[int, ...], ...]) -> Image:
         return out
 
     return image
+
+
+@dataclass(frozen=True)
+class Packing:
+    """A position as one int: `width` bits per slot holding a code, 0 for an empty slot.
+
+    Codes number the piece types on the start board in PIECES order, the
+    king first, so code 1 is the king when there is one; `width` is the bit
+    length of the number of types. Both engines key positions this way: a
+    capture is two field updates, and a position hashes as one int.
+    """
+
+    width: int
+    codes: tuple[int, ...]   # per piece type (PIECES order): its code, 0 when absent
+    kinds: tuple[int, ...]   # per code: its piece type (index 0 unused)
+
+    @property
+    def capacity(self) -> int:
+        """How many slots fit in 64 bits."""
+        return 64 // self.width
+
+    def pack(self, position: Position) -> int:
+        packed = 0
+        for kind, board in enumerate(position):
+            while board:
+                low = board & -board
+                board ^= low
+                packed |= self.codes[kind] << self.width * (low.bit_length() - 1)
+        return packed
+
+    def field(self, packed: int, slot: int) -> int:
+        return packed >> self.width * slot & ((1 << self.width) - 1)
+
+
+def packing(start: Position) -> Packing:
+    """The packing for a start position: codes for the types on the board, the king first.
+
+    >>> packing((0, 0, 0, 0, 0b111, 0)).width, packing((1, 0, 0, 0, 2, 4)).codes
+    (1, (1, 0, 0, 0, 2, 3))
+    """
+    present = [kind for kind in range(6) if start[kind]]
+    codes = [0] * 6
+    for code, kind in enumerate(present, start=1):
+        codes[kind] = code
+    return Packing(max(1, len(present).bit_length()), tuple(codes), (-1, *present))
 
 
 class Stopped(Exception):

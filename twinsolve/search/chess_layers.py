@@ -15,11 +15,9 @@ costs about a microsecond instead of tens. It has no dead-end pruning and no
 symmetry: it expands every reachable position, which on boards with
 millions of positions is still far cheaper than the memo search.
 
-Packing. A position is one uint64 with `width` bits per slot holding a code:
-0 for empty, else the rank of the piece's type among the types on the start
-board, the king first (so code 1 is the king when there is one). `width` is
-the bit length of the number of types, so 64 // width slots fit: 21 with all
-six types, 32 with three, 64 with knights only (`fits`).
+Packing. A position is one uint64 packed as `chess_board.Packing` says:
+`width` bits per slot, so 64 // width slots fit: 21 with all six piece
+types, 32 with three, 64 with knights only (`fits`).
 
 Expanding a layer. For each slot a and code t: the positions with a t on a
 (one comparison over the layer); then for each slot b that a t on a attacks
@@ -46,50 +44,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.limits import Deadline
-from .chess_board import KING, Position, Stopped, Tables, move_name
+from .chess_board import KING, Packing, Position, Stopped, Tables, move_name, packing
 
-__all__ = ["Packing", "packing", "fits", "LayerCount", "count_layers"]
+__all__ = ["fits", "LayerCount", "count_layers"]
 
 EXACT_LIMIT = 2.0 ** 62  # ways stay uint64 while a layer's total is below this
-
-
-@dataclass(frozen=True)
-class Packing:
-    """How positions of one instance are packed into a uint64 (see the module docstring)."""
-
-    width: int
-    codes: tuple[int, ...]   # per piece type (PIECES order): its code, 0 when absent
-    kinds: tuple[int, ...]   # per code: its piece type (index 0 unused)
-
-    @property
-    def capacity(self) -> int:
-        """How many slots fit in 64 bits."""
-        return 64 // self.width
-
-    def pack(self, position: Position) -> int:
-        packed = 0
-        for kind, board in enumerate(position):
-            while board:
-                low = board & -board
-                board ^= low
-                packed |= self.codes[kind] << self.width * (low.bit_length() - 1)
-        return packed
-
-    def field(self, packed: int, slot: int) -> int:
-        return packed >> self.width * slot & ((1 << self.width) - 1)
-
-
-def packing(start: Position) -> Packing:
-    """The packing for a start position: codes for the types on the board, the king first.
-
-    >>> packing((0, 0, 0, 0, 0b111, 0)).width, packing((1, 0, 0, 0, 2, 4)).codes
-    (1, (1, 0, 0, 0, 2, 3))
-    """
-    present = [kind for kind in range(6) if start[kind]]
-    codes = [0] * 6
-    for code, kind in enumerate(present, start=1):
-        codes[kind] = code
-    return Packing(max(1, len(present).bit_length()), tuple(codes), (-1, *present))
 
 
 def fits(board: Tables, start: Position) -> bool:
