@@ -151,12 +151,7 @@ class Searcher:
         self.prune = prune
         self.memo: dict[int, int] = {}  # packed canonical position -> count
         self.packing = packing(self.start)
-        # Per code and slot: (target bit, slots between, target field shift).
-        width = self.packing.width
-        self._packed_targets = ((),) + tuple(
-            tuple(tuple((target, path, width * (target.bit_length() - 1)) for target, path in found)
-                  for found in self.board.targets[kind])
-            for kind in self.packing.kinds[1:])
+        self._packed_targets = self.packing.targets(self.board)
         self.nodes = self.hits = self.pruned = 0
         self._groups = {pawns: self._group(instance, pawns) if symmetry else []
                         for pawns in (False, True)}

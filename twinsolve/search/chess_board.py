@@ -42,6 +42,7 @@ _MOVES = (
 )
 
 Target = tuple[int, int]  # (target slot bit, mask of the slots strictly between)
+PackedTarget = tuple[int, int, int]  # a Target and the shift of the target's packed field
 Image = Callable[[int], int]  # a map of slot sets to slot sets
 
 
@@ -178,6 +179,17 @@ class Packing:
 
     def field(self, packed: int, slot: int) -> int:
         return packed >> self.width * slot & ((1 << self.width) - 1)
+
+    def targets(self, board: Tables) -> tuple[tuple[tuple[PackedTarget, ...], ...], ...]:
+        """`board.targets` by code instead of type, each target with its field shift.
+
+        Per code (index 0: empty, no moves) and slot a: (bit of b, slots
+        between, shift of b's field) for every slot b that piece attacks.
+        """
+        return ((),) + tuple(
+            tuple(tuple((bit, path, self.width * (bit.bit_length() - 1)) for bit, path in found)
+                  for found in board.targets[kind])
+            for kind in self.kinds[1:])
 
 
 def packing(start: Position) -> Packing:

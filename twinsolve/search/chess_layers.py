@@ -82,16 +82,12 @@ def _captures(board: Tables, pack: Packing) -> list[list[list[Capture]]]:
             mask |= fields[low.bit_length() - 1]
         return mask
 
-    table: list[list[list[Capture]]] = [[]]
-    for code in range(1, len(pack.kinds)):
-        per_slot = []
-        for a, found in enumerate(board.targets[pack.kinds[code]]):
-            per_slot.append([(np.uint64(width * (bit.bit_length() - 1)), np.uint64(spread(path)),
-                              np.uint64(full & ~(fields[a] | spread(bit))),
-                              np.uint64(code << width * (bit.bit_length() - 1)))
-                             for bit, path in found])
-        table.append(per_slot)
-    return table
+    return [[[(np.uint64(shift), np.uint64(spread(path)),
+               np.uint64(full & ~(fields[a] | fields[shift // width])),
+               np.uint64(code << shift))
+              for _, path, shift in found]
+             for a, found in enumerate(per_slot)]
+            for code, per_slot in enumerate(pack.targets(board))]
 
 
 def count_layers(board: Tables, start: Position, deadline: Deadline | None = None,
