@@ -70,3 +70,9 @@ def test_bench_prints_one_comparison_table(boards):
     proc = twinsolve("bench", str(boards), "--backends", "brute,hand", "--quiet")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "median time" in proc.stdout and "brute" in proc.stdout and "hand" in proc.stdout
+
+
+def test_solve_runs_hand_unless_told_otherwise(boards):
+    proc = twinsolve("solve", str(boards / "a.txt"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["backend"] == "hand"

@@ -25,7 +25,7 @@ __all__ = ["load", "solve", "verify", "InstanceError", "UsageError", "Limits", "
            "Stats", "Status", "__version__"]
 
 
-def solve(instance: Any, backend: str = "sat", **limits: Any) -> Result:
+def solve(instance: Any, backend: str = "hand", **limits: Any) -> Result:
     """Solve `instance` with one back-end; the answer has passed `verify`.
 
     `limits` are the fields of `Limits`: `timeout` (seconds), `node_limit`,

@@ -88,7 +88,7 @@ def check(instance: Any, result: Result) -> Result:
     return result.with_(verified=True)
 
 
-def run(instance: Any, backend: str = "sat", limits: Limits | None = None,
+def run(instance: Any, backend: str = "hand", limits: Limits | None = None,
         catch: bool = True) -> Result:
     """Run back-end spec `backend` (e.g. `"sat:glucose4"`) on `instance`, verified.
 
