@@ -18,6 +18,7 @@ import pytest
 from twinsolve.bench.execute import Budget, LocalPool
 from twinsolve.bench.plan import plan_suite
 from twinsolve.bench.suite import SuiteConfig, run_suite
+from twinsolve.core.errors import UsageError
 from twinsolve.core.result import Status
 
 
@@ -120,6 +121,22 @@ def test_dask_local_cluster_gives_the_same_verdicts(suite_dir, tmp_path):
         return sorted((r.path, r.backend, r.status.value, r.objective) for r in records)
 
     assert verdicts(local) == verdicts(remote)
+
+
+def test_a_refused_backend_option_stops_the_suite_as_a_usage_error(suite_dir, tmp_path):
+    db = tmp_path / "o.sqlite"
+    config = SuiteConfig([suite_dir], ["hand:minimise=perhaps"], Budget(timeout=5),
+                         db=db, jobs=2)
+    with pytest.raises(UsageError, match="hand:minimise=perhaps: option minimise='perhaps'"):
+        run_suite(config)
+    with sqlite3.connect(db) as connection:  # no run of the refused spec is stored
+        assert connection.execute("select count(*) from runs").fetchone() == (0,)
+    time.sleep(0.2)
+    assert list(_my_workers()) == []
+    proc = subprocess.run([sys.executable, "-m", "twinsolve", "bench", str(suite_dir),
+                           "--backends", "hand:minimise=perhaps", "--db", str(db), "--quiet"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
 
 
 def test_no_worker_outlives_the_pool(suite_dir, tmp_path):

@@ -91,8 +91,16 @@ def test_packing_width_follows_the_piece_types():
     assert refused.status is Status.UNSUPPORTED and "hand:engine=memo" in refused.message
 
 
-@pytest.mark.parametrize("spec", ["hand:engine=fast", "hand:speed=1"])
-def test_unknown_hand_options_are_refused(spec):
+@pytest.mark.parametrize(("spec", "words"), [
+    ("hand:engine=fast", "choose one of auto, memo, layers"),
+    ("hand:speed=1", "the hand back-end has no option 'speed'"),
+    ("hand:switch=abc", "use a whole number >= 0"),
+    ("hand:switch=-5", "use a whole number >= 0"),
+    ("hand:switch=true", "use a whole number >= 0"),
+    ("hand:symmetry=maybe", "use symmetry=true or symmetry=false"),
+    ("hand:prune=1", "use prune=true or prune=false"),
+])
+def test_bad_hand_options_are_refused(spec, words):
     instance = chess.parse("chess 1 2\nNN\n")
-    with pytest.raises(UsageError, match="hand"):
+    with pytest.raises(UsageError, match=words):
         run(instance, spec, Limits(), catch=False)

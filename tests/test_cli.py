@@ -76,3 +76,11 @@ def test_solve_runs_hand_unless_told_otherwise(boards):
     proc = twinsolve("solve", str(boards / "a.txt"), "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["backend"] == "hand"
+
+
+@pytest.mark.parametrize("spec", ["hand:minimise=perhaps", "hand:colour=blue",
+                                  "sat:maxsat=magic", "cpsat:workers=many"])
+def test_a_bad_backend_option_is_a_one_line_usage_error(boards, spec):
+    proc = twinsolve("solve", str(boards / "a.txt"), "--backend", spec)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr

@@ -180,16 +180,16 @@ def cmd_solve(args: argparse.Namespace, console: Console) -> int:
     for path, instance in loaded:
         entry = puzzle_of(instance)
         specs = [b.name for b in entry.default_backends()] if args.all else [args.backend]
-        if not args.json:
-            console.rule(f"[bold]{path}")
         shown_solution = False
-        for spec in specs:
+        for index, spec in enumerate(specs):
             result = run(instance, spec, limits)
             if result.status in FAILED:
                 exit_code = 1
             if args.json:
                 print(_json_line(path, entry.name, spec, result, args.count), flush=True)
                 continue
+            if index == 0:  # after the first run, so a usage error prints nothing first
+                console.rule(f"[bold]{path}")
             if not shown_solution and (result.solution or spec == specs[-1]):
                 console.print(entry.rules.render(instance, result.solution))
                 shown_solution = result.solution is not None

@@ -16,13 +16,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..core.errors import UsageError
 from ..core.limits import Limits
 from ..core.registry import puzzle_of
 from ..core.result import Result, Status
 from .isolation import Outcome, WorkerProcess
 from .plan import Task
 from .records import RunRecord
-from .worker import result_from_json
+from .worker import USAGE_ERROR, result_from_json
 
 __all__ = ["Budget", "Executor", "LocalPool", "task_payload", "record_of", "skipped_record"]
 
@@ -65,6 +66,13 @@ def skipped_record(task: Task, budget: Budget) -> RunRecord:
 
 
 def outcome_record(task: Task, outcome: Outcome, budget: Budget) -> RunRecord:
+    """The run record of a worker's outcome; UsageError when the back-end refused its spec.
+
+    A refused spec (a bad option value) would fail on every instance alike, so
+    the suite stops at once with the back-end's one-line message.
+    """
+    if outcome.result.get(USAGE_ERROR):
+        raise UsageError(f"back-end {task.backend}: {outcome.result.get('message')}")
     return record_of(task, result_from_json(outcome.result), outcome.wall_s, outcome.cpu_s,
                      budget.timeout)
 

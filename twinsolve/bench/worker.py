@@ -34,7 +34,9 @@ from ..core.limits import Limits
 from ..core.result import Result, Stats, Status
 from ..core.run import parse_text, run
 
-__all__ = ["main", "result_to_json", "result_from_json"]
+__all__ = ["main", "result_to_json", "result_from_json", "USAGE_ERROR"]
+
+USAGE_ERROR = "usage_error"  # set in a reply's result when the back-end refused its spec
 
 # Headroom above the requested budget for the address space (not the resident
 # set): thread stacks and malloc arenas reserve address space they never touch.
@@ -90,7 +92,11 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
         instance = parse_text(task["text"], task.get("source"))
         result = run(instance, task["backend"], limits)
     except (InstanceError, UsageError) as exc:
-        result = Result(Status.ERROR, message=str(exc))
+        # The user's mistake, not the back-end's (a bad option value, say): the
+        # harness stops the suite on it and reports it as a usage error.
+        return {"id": task.get("id"), "result": {**result_to_json(Result(Status.ERROR,
+                                                                        message=str(exc))),
+                                                 USAGE_ERROR: True}, "cpu_s": 0.0}
     except MemoryError:
         result = Result(Status.MEMOUT, message="out of memory (address-space limit)")
     finally:

@@ -10,7 +10,7 @@ back-end options given after a colon (`sat:glucose4`, `cpsat:workers=8`).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,27 @@ class Limits:
         if unknown:
             raise UsageError(f"the {backend} back-end has no option {unknown[0]!r} "
                              f"(options: {', '.join(sorted(allowed)) or 'none'})")
+
+    def flag(self, name: str, default: bool) -> bool:
+        """A true/false option (`hand:prune=false`); anything else is a usage error."""
+        value = self.options.get(name, default)
+        if not isinstance(value, bool):
+            raise UsageError(f"option {name}={value!r}: use {name}=true or {name}=false")
+        return value
+
+    def whole(self, name: str, default: int, minimum: int = 0) -> int:
+        """A whole-number option of at least `minimum` (`hand:switch=20000`)."""
+        value = self.options.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise UsageError(f"option {name}={value!r}: use a whole number >= {minimum}")
+        return value
+
+    def choice(self, name: str, default: str, choices: Sequence[str]) -> str:
+        """One of `choices` (`hand:engine=layers`)."""
+        value = self.options.get(name, default)
+        if value not in choices:
+            raise UsageError(f"option {name}={value!r}: choose one of {', '.join(choices)}")
+        return str(value)
 
 
 class Deadline:

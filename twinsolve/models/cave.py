@@ -62,7 +62,6 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..core.errors import UsageError
 from ..core.limits import Deadline, Limits
 from ..core.result import Result, Stats, Status, Stopwatch
 from ..puzzles.cave import DIRECTIONS, Instance, clue_cells, solution_from_inside
@@ -157,11 +156,8 @@ def _implied_grid_clauses(lay: Layout, inside: Sequence[Any], neg: Any) -> list[
 def _options(limits: Limits, key: str, allowed: Sequence[str], default: str
              ) -> tuple[str, Limits]:
     """Take `key` out of the options (checked against `allowed`); the rest stay."""
-    options = dict(limits.options)
-    value = str(options.pop(key, default))
-    if value not in allowed:
-        raise UsageError(f"cave: {key}={value!r} is unknown (choose one of: "
-                         f"{', '.join(allowed)})")
+    value = limits.choice(key, default, allowed)
+    options = {name: given for name, given in limits.options.items() if name != key}
     return value, Limits(**{**limits.__dict__, "options": options})
 
 

@@ -525,7 +525,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
     limits.check_options("hand", ("probe",))
     watch = Stopwatch()
     deadline = limits.deadline()
-    model = build(instance, bool(limits.options.get("probe", True)), deadline)
+    model = build(instance, limits.flag("probe", True), deadline)
     watch.built()
     wanted = None if limits.count else (2 if limits.unique else 1)
     found = search(model.prop, choose=model.choose, order=_inside_first,

@@ -60,7 +60,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ..core.errors import UsageError
 from ..core.limits import Deadline, Limits
 from ..core.result import Result, Stats, Status, Stopwatch
 from ..puzzles.chess import Instance, answer
@@ -386,15 +385,12 @@ def solve(instance: Instance, limits: Limits) -> Result:
     the plain position), `hand:prune=false` (no dead-end test).
     """
     limits.check_options("hand", ("engine", "switch", "symmetry", "prune"))
-    engine = str(limits.options.get("engine", "auto"))
-    if engine not in ENGINES:
-        raise UsageError(f"the hand back-end has no engine {engine!r} "
-                         f"(choose one of: {', '.join(ENGINES)})")
+    engine = limits.choice("engine", "auto", ENGINES)
+    switch = limits.whole("switch", SWITCH_NODES)
     watch, deadline = Stopwatch(), limits.deadline()
     cap = None if limits.count else (2 if limits.unique else 1)
     searcher = Searcher(instance, cap, deadline, limits.node_limit,
-                        bool(limits.options.get("symmetry", True)),
-                        bool(limits.options.get("prune", True)))
+                        limits.flag("symmetry", True), limits.flag("prune", True))
     watch.built()
     if bin(searcher.start[KING]).count("1") > 1:  # kings are never captured
         return answer(None, 0, limits, _stats(watch, searcher, "memo"), exact=True)
@@ -403,7 +399,6 @@ def solve(instance: Instance, limits: Limits) -> Result:
         return Result(Status.UNSUPPORTED, message=f"{searcher.pieces} pieces of these types do "
                       "not pack into 64 bits; use hand:engine=memo")
     if engine != "layers":
-        switch = int(limits.options.get("switch", SWITCH_NODES))
         may_switch = engine == "auto" and layered and \
             (limits.node_limit is None or switch < limits.node_limit)
         if may_switch:

@@ -483,7 +483,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
     if not system.consistent:
         watch.built()
         return _unsat(watch, limits, pivots, dimension)
-    minimise = bool(limits.options.get("minimise", True)) and dimension > 0
+    minimise = limits.flag("minimise", True) and dimension > 0
     too_big = minimise and _pattern_bytes(instance.cells, dimension, modulus) > MAX_PATTERN_BYTES
     minimise = minimise and not too_big
     patterns = _press_patterns(board, system, dimension if minimise else 0)
