@@ -21,8 +21,8 @@ from twinsolve.core.run import run
 from twinsolve.generate import chess as generate
 from twinsolve.puzzles import chess
 from twinsolve.search import chess as hand
-from twinsolve.search.chess_board import Stopped, start_position
-from twinsolve.search.chess_layers import count_layers, fits, packing
+from twinsolve.search.chess_board import Stopped, packing, start_position
+from twinsolve.search.chess_layers import TooBig, count_layers, fits
 
 COUNT = Limits(count=True, unique=True, timeout=120)
 LAYERS = "hand:engine=layers"
@@ -82,6 +82,19 @@ def test_layers_stop_at_the_node_limit_and_the_deadline():
         count_layers(board, start, Deadline(0.0))
 
 
+def test_the_memory_budget_is_kept_and_auto_falls_back_to_the_memo_search():
+    instance = generate.random_solvable(8, 8, 14, seed=2)
+    board, start = start_position(instance)
+    with pytest.raises(TooBig, match="more than 1 MB"):
+        count_layers(board, start, memory_mb=1)
+    refused = run(instance, "hand:engine=layers:memory=1", COUNT, catch=False)
+    assert refused.status is Status.MEMOUT and "hand:memory=MB" in refused.message
+    fallback = run(instance, "hand:memory=1", COUNT, catch=False)
+    assert fallback.stats.counters["engine"] == "memo"
+    assert fallback.count == run(instance, LAYERS, COUNT, catch=False).count
+    assert fallback.verified
+
+
 def test_packing_width_follows_the_piece_types():
     knights = chess.parse("chess 8 8 knights\n" + "NNNNNNNN\n" * 8)
     assert packing(start_position(knights)[1]).width == 1 and fits(*start_position(knights))
@@ -99,6 +112,7 @@ def test_packing_width_follows_the_piece_types():
     ("hand:switch=true", "use a whole number >= 0"),
     ("hand:symmetry=maybe", "use symmetry=true or symmetry=false"),
     ("hand:prune=1", "use prune=true or prune=false"),
+    ("hand:memory=0", "use a whole number >= 1"),
 ])
 def test_bad_hand_options_are_refused(spec, words):
     instance = chess.parse("chess 1 2\nNN\n")

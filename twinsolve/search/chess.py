@@ -76,7 +76,7 @@ from .chess_board import (
     start_position,
     union_map,
 )
-from .chess_layers import count_layers, fits
+from .chess_layers import MEMORY_MB, TooBig, count_layers, fits
 
 __all__ = ["solve", "Searcher", "symmetries", "ENGINES", "SWITCH_NODES"]
 
@@ -378,15 +378,19 @@ def solve(instance: Instance, limits: Limits) -> Result:
     layer at a time in numpy, always exact. `auto` (the default) runs the
     memo search for `SWITCH_NODES` expansions (puzzles and small boards end
     there, at a fraction of a millisecond each) and hands boards that need
-    more to the layer count, when their positions fit a uint64.
+    more to the layer count, when their positions fit a uint64; should the
+    layer count outgrow its memory budget, the memo search takes over again
+    where it stopped (its memo holds only finished counts).
 
     Options: `hand:engine=auto|memo|layers`, `hand:switch=N` (memo
-    expansions before auto switches), `hand:symmetry=false` (memo keyed by
-    the plain position), `hand:prune=false` (no dead-end test).
+    expansions before auto switches), `hand:memory=MB` (the layer count's
+    budget, default `MEMORY_MB`), `hand:symmetry=false` (memo keyed by the
+    plain position), `hand:prune=false` (no dead-end test).
     """
-    limits.check_options("hand", ("engine", "switch", "symmetry", "prune"))
+    limits.check_options("hand", ("engine", "switch", "memory", "symmetry", "prune"))
     engine = limits.choice("engine", "auto", ENGINES)
     switch = limits.whole("switch", SWITCH_NODES)
+    memory = limits.whole("memory", MEMORY_MB, minimum=1)
     watch, deadline = Stopwatch(), limits.deadline()
     cap = None if limits.count else (2 if limits.unique else 1)
     searcher = Searcher(instance, cap, deadline, limits.node_limit,
@@ -403,24 +407,36 @@ def solve(instance: Instance, limits: Limits) -> Result:
             (limits.node_limit is None or switch < limits.node_limit)
         if may_switch:
             searcher.node_limit = switch
-        try:
-            total = searcher.count()
-        except Stopped:
-            if not may_switch or deadline.expired():
-                return _stopped(watch, searcher, "memo")
-        else:
-            moves = searcher.line() if total else None
-            return answer(moves, total, limits, _stats(watch, searcher, "memo"),
-                          exact=cap is None or total < cap)
+        done = _memo_answer(watch, searcher, limits)
+        if done is not None or not may_switch or deadline.expired():
+            return done or _stopped(watch, searcher, "memo")
+        searcher.node_limit = limits.node_limit
     spent = searcher.nodes
     try:
         layers = count_layers(searcher.board, searcher.start, deadline,
-                              None if limits.node_limit is None else limits.node_limit - spent)
+                              None if limits.node_limit is None else limits.node_limit - spent,
+                              memory)
     except Stopped:
         return _stopped(watch, searcher, "layers")
+    except TooBig as exc:
+        if engine == "layers":
+            return Result(Status.MEMOUT, stats=_stats(watch, searcher, "layers"),
+                          message=f"{exc}; raise hand:memory=MB or use hand:engine=memo")
+        return _memo_answer(watch, searcher, limits) or _stopped(watch, searcher, "memo")
     stats = watch.stats(nodes=spent + layers.positions, engine="layers", memo_nodes=spent,
                         captures=layers.captures)
     return answer(layers.moves, layers.count, limits, stats, exact=True)
+
+
+def _memo_answer(watch: Stopwatch, searcher: Searcher, limits: Limits) -> Result | None:
+    """The memo search's answer, or None when it stopped at its node limit or the deadline."""
+    try:
+        total = searcher.count()
+    except Stopped:
+        return None
+    moves = searcher.line() if total else None
+    return answer(moves, total, limits, _stats(watch, searcher, "memo"),
+                  exact=searcher.cap is None or total < searcher.cap)
 
 
 def _stopped(watch: Stopwatch, searcher: Searcher, engine: str) -> Result:

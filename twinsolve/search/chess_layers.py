@@ -46,9 +46,19 @@ import numpy as np
 from ..core.limits import Deadline
 from .chess_board import KING, Packing, Position, Stopped, Tables, move_name, packing
 
-__all__ = ["fits", "LayerCount", "count_layers"]
+__all__ = ["fits", "LayerCount", "count_layers", "TooBig", "MEMORY_MB"]
 
 EXACT_LIMIT = 2.0 ** 62  # ways stay uint64 while a layer's total is below this
+MEMORY_MB = 2048         # the default memory budget of one count
+# Peak bytes while a layer's captures are merged: each capture's child and parent
+# index, their sorted copies, the sort order and the gathered ways; and what every
+# position keeps to the end: itself, its first parent, its ways.
+_BYTES_PER_CAPTURE = 48
+_BYTES_PER_POSITION = 24
+
+
+class TooBig(Exception):
+    """The count would need more memory than its budget."""
 
 
 def fits(board: Tables, start: Position) -> bool:
@@ -91,13 +101,15 @@ def _captures(board: Tables, pack: Packing) -> list[list[list[Capture]]]:
 
 
 def count_layers(board: Tables, start: Position, deadline: Deadline | None = None,
-                 node_limit: int | None = None,
+                 node_limit: int | None = None, memory_mb: int = MEMORY_MB,
                  exact_limit: float = EXACT_LIMIT) -> LayerCount:
     """Count the winning sequences from `start` layer by layer (see the module docstring).
 
     Raises `Stopped` past the deadline or when more than `node_limit`
-    positions would be expanded; `ValueError` when the positions do not fit
-    a uint64 (check `fits` first).
+    positions would be expanded; `TooBig` as soon as the layers kept and the
+    captures of the layer being merged would take more than `memory_mb`
+    (estimated from their sizes, before the memory is taken); `ValueError`
+    when the positions do not fit a uint64 (check `fits` first).
     """
     pack = packing(start)
     slots = len(board.squares)
@@ -112,11 +124,12 @@ def count_layers(board: Tables, start: Position, deadline: Deadline | None = Non
     ways: np.ndarray = np.ones(1, dtype=np.uint64)
     layers, firsts = [layer], []
     positions = edges = 0
+    budget, kept = memory_mb << 20, _BYTES_PER_POSITION
     for _ in range(slots - 1):
         if node_limit is not None and positions + len(layer) > node_limit:
             raise Stopped
         positions += len(layer)
-        children, parents = [], []
+        children, parents, pending = [], [], 0
         for a in range(slots):
             on_a = (layer >> shifts[a]) & mask
             for code in range(1, len(pack.kinds)):
@@ -132,23 +145,32 @@ def count_layers(board: Tables, start: Position, deadline: Deadline | None = Non
                     if hit.size:
                         children.append((movers[hit] & clear) | put)
                         parents.append(rows[hit])
+                        pending += hit.size
             if deadline.expired():
                 raise Stopped
+            if kept + pending * _BYTES_PER_CAPTURE > budget:
+                raise TooBig(f"the layer count needs more than {memory_mb} MB here")
         if not children:
             return LayerCount(0, None, positions, edges)
-        child = np.concatenate(children)
-        parent = np.concatenate(parents)
+        child, parent = np.concatenate(children), np.concatenate(parents)
+        del children, parents  # the pieces are copied: free them before the sort
         edges += len(child)
         order = np.argsort(child, kind="stable")  # stable: deterministic first parents
         child, parent = child[order], parent[order]
+        del order
         first = np.flatnonzero(np.concatenate(([True], child[1:] != child[:-1])))
         through = ways[parent]
+        firsts.append(parent[first])
+        del parent
         if through.dtype != object and through.sum(dtype=np.float64) >= exact_limit:
             through = through.astype(object)  # sums could wrap: exact Python ints from here
         ways = np.add.reduceat(through, first)
         layer = child[first]
+        del child, through
         layers.append(layer)
-        firsts.append(parent[first])
+        kept += len(layer) * _BYTES_PER_POSITION
+        if deadline.expired():
+            raise Stopped
     count = sum(int(value) for value in ways.tolist())
     return LayerCount(count, _line(board, pack, captures, layers, firsts), positions, edges)
 
