@@ -17,7 +17,10 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .limits import Limits
 
 __all__ = ["Status", "Stats", "Result", "Stopwatch"]
 
@@ -85,6 +88,13 @@ class Result:
 
     def with_(self, **changes: Any) -> Result:
         return replace(self, **changes)
+
+    @classmethod
+    def unsat(cls, asked: Limits, stats: Stats | None = None,
+              message: str | None = None) -> Result:
+        """No solution: `unique` False and `count` 0 when `asked` (the Limits) asked for them."""
+        return cls(Status.UNSAT, stats=stats or Stats(), unique=False if asked.unique else None,
+                   count=0 if asked.count else None, message=message)
 
 
 class Stopwatch:

@@ -455,8 +455,7 @@ def _brute_result(instance: Instance, limits: Limits, first: int | None, found: 
     if first is None:
         if stopped:
             return Result(Status.TIMEOUT, stats=stats, message=f"brute stopped: {stopped}")
-        return Result(Status.UNSAT, stats=stats, unique=False if limits.unique else None,
-                      count=0 if limits.count else None)
+        return Result.unsat(limits, stats=stats)
     cols = instance.cols
     grid = [[first >> (r * cols + c) & 1 for c in range(cols)] for r in range(instance.rows)]
     # After a stop, uniqueness is known only if a second solution was already seen.

@@ -280,8 +280,7 @@ def answer(moves: list[str] | None, total: int, limits: Limits, stats: Stats,
     `unique` once it reaches 2. `unique` and `count` are filled only when asked.
     """
     if moves is None:
-        return Result(Status.UNSAT, stats=stats, unique=False if limits.unique else None,
-                      count=0 if limits.count else None, message=message)
+        return Result.unsat(limits, stats=stats, message=message)
     unique = total == 1 if exact or total >= 2 else None
     return Result(Status.SOLVED, {"moves": list(moves)}, None,
                   unique=unique if limits.unique else None, stats=stats,

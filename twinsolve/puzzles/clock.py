@@ -279,5 +279,4 @@ def brute(instance: Instance, limits: Limits) -> Result:
             return Result(Status.OPTIMAL, solution_from_steps(instance, hits[0]), length,
                           unique=(len(hits) == 1) if limits.unique else None, stats=stats,
                           count=len(hits) if limits.count else None)
-    return Result(Status.UNSAT, stats=watch.stats(nodes=tried),
-                  unique=False if limits.unique else None, count=0 if limits.count else None)
+    return Result.unsat(limits, stats=watch.stats(nodes=tried))

@@ -492,9 +492,7 @@ def brute(instance: Instance, limits: Limits) -> Result:
                 after = apply_move(instance.capacities, state, move)
                 following[after] = following.get(after, 0) + ways
         if following.keys() <= seen:  # nothing new: no longer sequence reaches anything new
-            return Result(Status.UNSAT, stats=watch.stats(nodes=nodes),
-                          unique=False if limits.unique else None,
-                          count=0 if limits.count else None)
+            return Result.unsat(limits, stats=watch.stats(nodes=nodes))
         seen.update(following)
         layers.append(following)
 

@@ -252,8 +252,7 @@ def brute(instance: Instance, limits: Limits) -> Result:
             optimal_count += 1
     stats = watch.stats(nodes=nodes, solutions=solutions)
     if best is None:
-        return Result(Status.UNSAT, stats=stats, unique=False if limits.unique else None,
-                      count=0 if limits.count else None)
+        return Result.unsat(limits, stats=stats)
     grid = [best[r * instance.cols:(r + 1) * instance.cols] for r in range(instance.rows)]
     return Result(Status.OPTIMAL, solution_from_grid(grid), best_cost,
                   unique=(optimal_count == 1) if limits.unique else None, stats=stats,

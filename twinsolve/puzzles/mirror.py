@@ -356,8 +356,7 @@ def brute(instance: Instance, limits: Limits) -> Result:
                 found.append(flips)
         if found:
             return _brute_answer(limits, found, watch.stats(nodes=nodes))
-    return Result(Status.UNSAT, stats=watch.stats(nodes=nodes),
-                  unique=False if limits.unique else None, count=0 if limits.count else None)
+    return Result.unsat(limits, stats=watch.stats(nodes=nodes))
 
 
 def _brute_answer(limits: Limits, found: list[tuple], stats: Stats) -> Result:

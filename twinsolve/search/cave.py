@@ -545,8 +545,7 @@ def _result(model: CaveModel, limits: Limits, found: SolveResult, stats: Stats) 
     if not found.solutions:
         if stopped:
             return Result(Status.TIMEOUT, stats=stats, message=message)
-        return Result(Status.UNSAT, stats=stats, unique=False if limits.unique else None,
-                      count=0 if limits.count else None)
+        return Result.unsat(limits, stats=stats)
     unique = None
     if limits.unique and (found.exhausted or found.count >= 2):
         unique = found.count == 1

@@ -63,9 +63,8 @@ def solve(instance: Instance, limits: Limits) -> Result:
     reason = unreachable_reason(instance)
     watch.built()
     if reason:
-        return Result(Status.UNSAT, stats=watch.stats(nodes=0, gcd=gcd, direction="none"),
-                      unique=False if limits.unique else None,
-                      count=0 if limits.count else None, message=f"unreachable: {reason}")
+        return Result.unsat(limits, stats=watch.stats(nodes=0, gcd=gcd, direction="none"),
+                            message=f"unreachable: {reason}")
     both_ends = len(instance.moves) >= 2
     found = _search(instance, limits, both_ends)
     stats = watch.stats(nodes=found.nodes, gcd=gcd,
@@ -76,6 +75,5 @@ def solve(instance: Instance, limits: Limits) -> Result:
                       unique=(count == 1) if limits.unique else None, stats=stats,
                       count=count if limits.count else None)
     if found.exhausted:  # cannot happen after the gcd test; kept as a proof, not an assumption
-        return Result(Status.UNSAT, stats=stats, unique=False if limits.unique else None,
-                      count=0 if limits.count else None)
+        return Result.unsat(limits, stats=stats)
     return Result(Status.TIMEOUT, stats=stats, message=f"stopped by the {found.limit_hit} limit")

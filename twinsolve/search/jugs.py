@@ -188,9 +188,8 @@ def solve(instance: Instance, limits: Limits) -> Result:
     reason = unreachable_reason(instance)
     watch.built()
     if reason:
-        return Result(Status.UNSAT, stats=watch.stats(nodes=0, gcd=h, direction="none"),
-                      unique=False if limits.unique else None,
-                      count=0 if limits.count else None, message=f"unreachable: {reason}")
+        return Result.unsat(limits, stats=watch.stats(nodes=0, gcd=h, direction="none"),
+                            message=f"unreachable: {reason}")
     both_ends = instance.goal.kind is GoalKind.EXACT
     found = _search(instance, limits, both_ends)
     stats = watch.stats(nodes=found.nodes, gcd=h,
@@ -202,6 +201,5 @@ def solve(instance: Instance, limits: Limits) -> Result:
                       found.cost, unique=(count == 1) if limits.unique else None, stats=stats,
                       count=count if limits.count else None)
     if found.exhausted:
-        return Result(Status.UNSAT, stats=stats, unique=False if limits.unique else None,
-                      count=0 if limits.count else None, message="unreachable: search exhausted")
+        return Result.unsat(limits, stats=stats, message="unreachable: search exhausted")
     return Result(Status.TIMEOUT, stats=stats, message=f"stopped by the {found.limit_hit} limit")

@@ -461,8 +461,7 @@ def _pattern_bytes(cells: int, dimension: int, modulus: int) -> int:
 
 def _unsat(watch: Stopwatch, limits: Limits, nodes: int, nullity_: int) -> Result:
     stats = watch.stats(nodes=nodes, nullity=nullity_, solutions=0, pivots=nodes, candidates=0)
-    return Result(Status.UNSAT, stats=stats, unique=False if limits.unique else None,
-                  count=0 if limits.count else None)
+    return Result.unsat(limits, stats=stats)
 
 
 def solve(instance: Instance, limits: Limits) -> Result:

@@ -463,16 +463,14 @@ def solve(instance: Instance, limits: Limits) -> Result:
     start = search.start()
     watch.built()
     if start is None:
-        return Result(Status.UNSAT, stats=watch.stats(nodes=0),
-                      unique=False if limits.unique else None, count=0 if limits.count else None)
+        return Result.unsat(limits, stats=watch.stats(nodes=0))
     found = astar(start, search.successors, search.is_goal, search.heuristic,
                   node_limit=limits.node_limit, deadline=deadline)
     nodes = found.nodes
     if not found.found:
         stats = watch.stats(nodes=nodes)
         if found.exhausted:
-            return Result(Status.UNSAT, stats=stats, unique=False if limits.unique else None,
-                          count=0 if limits.count else None)
+            return Result.unsat(limits, stats=stats)
         return Result(Status.TIMEOUT, stats=stats, message=f"stopped: {found.limit_hit}")
     optimum = found.cost
     unique = count = None
