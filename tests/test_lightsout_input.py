@@ -9,6 +9,7 @@ import pytest
 from conftest import assert_parses_or_refuses
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import lightsout_boards
 
 from twinsolve.core.errors import InstanceError
 from twinsolve.core.run import load_file
@@ -99,3 +100,35 @@ def test_body_line_starting_with_hash_is_not_a_comment():
     with pytest.raises(InstanceError) as caught:
         lightsout.parse("lightsout 2 2\n#1\n00\n")
     assert caught.value.line == 2 and caught.value.column == 1
+
+
+@given(lightsout_boards(max_cells=25), st.data())
+def test_verify_agrees_with_the_rules_press_by_press(instance, data):
+    """`verify` (whole-grid shifts) against `press_effect` applied one press at a time."""
+    presses = [data.draw(st.lists(st.integers(0, instance.modulus - 1), min_size=instance.cols,
+                                  max_size=instance.cols)) for _ in range(instance.rows)]
+    board = [list(row) for row in instance.lights]
+    for r, row in enumerate(presses):
+        for c, times in enumerate(row):
+            for tr, tc in lightsout.press_effect(instance, r, c):
+                board[tr][tc] = (board[tr][tc] + times) % instance.modulus
+    lit = [(r, c) for r in range(instance.rows) for c in range(instance.cols) if board[r][c]]
+    solution = {"presses": ["".join(map(str, row)) for row in presses]}
+    problems = lightsout.verify(instance, solution)
+    if lit:
+        assert problems == [f"{len(lit)} light(s) still on after the presses, first at row "
+                            f"{lit[0][0]}, column {lit[0][1]}"]
+    else:
+        assert problems == []
+        assert lightsout.objective(instance, solution) == sum(map(sum, presses))
+
+
+@pytest.mark.parametrize(("presses", "words"), [
+    (["1²", "00"], "press row 0 must be a string of 2 digits"),
+    (["10", "0/"], "press row 1 has a digit outside 0..1"),
+    (["10", "02"], "press row 1 has a digit outside 0..1"),
+    (["10", "0"], "press row 1 must be a string of 2 digits"),
+    (["10"], "presses must be a list of 2 row strings"),
+])
+def test_verify_names_a_malformed_press_grid(presses, words):
+    assert lightsout.verify(lightsout.Instance.all_on(2), {"presses": presses}) == [words]

@@ -21,6 +21,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import numpy as np
 from rich.text import Text
 
 from ..core.instance_file import Metadata, ascii_int, format_metadata, read_layout
@@ -144,44 +145,47 @@ def format(instance: Instance) -> str:  # noqa: A001 - the contract's name
 
 # ---------------------------------------------------------------- checking
 
-def _press_grid(instance: Instance, solution: Any) -> tuple[list[list[int]] | None, list[str]]:
+def _press_grid(instance: Instance, solution: Any) -> tuple[np.ndarray | None, list[str]]:
+    """The presses as a rows x cols int array, or None and what is wrong with them."""
     if not isinstance(solution, dict) or "presses" not in solution:
         return None, ['solution must be {"presses": [row strings]}']
     presses = solution["presses"]
     if not isinstance(presses, list) or len(presses) != instance.rows:
         return None, [f"presses must be a list of {instance.rows} row strings"]
-    grid = []
     for r, row in enumerate(presses):
-        if not isinstance(row, str) or len(row) != instance.cols:
+        if not isinstance(row, str) or len(row) != instance.cols or not row.isascii():
             return None, [f"press row {r} must be a string of {instance.cols} digits"]
-        if any(not "0" <= ch <= "9" or int(ch) >= instance.modulus for ch in row):
-            return None, [f"press row {r} has a digit outside 0..{instance.modulus - 1}"]
-        grid.append([int(ch) for ch in row])
-    return grid, []
+    # One byte per digit; anything but '0'..'K-1' lands outside 0..K-1 (bytes below
+    # '0' wrap around to large values).
+    grid = np.frombuffer("".join(presses).encode("ascii"), dtype=np.uint8) \
+        .reshape(instance.rows, instance.cols) - np.uint8(ord("0"))
+    bad = np.flatnonzero((grid >= instance.modulus).any(axis=1))
+    if bad.size:
+        return None, [f"press row {bad[0]} has a digit outside 0..{instance.modulus - 1}"]
+    return grid.astype(np.int64), []
 
 
 def verify(instance: Instance, solution: Any) -> list[str]:
-    """Apply the presses to the board, one neighbour at a time; [] if all lights end at 0."""
-    grid, problems = _press_grid(instance, solution)
-    if grid is None:
+    """Apply the presses to the board, a whole grid at a time; [] if all lights end at 0.
+
+    Each press adds 1 (mod K) to its own light (not in `sigma`) and to its four
+    neighbours, which wrap around on the torus: the board plus the presses
+    and the four shifted copies of the presses must be 0 everywhere.
+    """
+    presses, problems = _press_grid(instance, solution)
+    if presses is None:
         return problems
-    rows, cols, k = instance.rows, instance.cols, instance.modulus
-    board = [list(row) for row in instance.lights]
-    for r in range(rows):
-        for c in range(cols):
-            times = grid[r][c]
-            if not times:
-                continue
-            targets = [] if instance.sigma else [(r, c)]
-            for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
-                if instance.torus:
-                    targets.append((nr % rows, nc % cols))
-                elif 0 <= nr < rows and 0 <= nc < cols:
-                    targets.append((nr, nc))
-            for tr, tc in targets:
-                board[tr][tc] = (board[tr][tc] + times) % k
-    lit = [(r, c) for r in range(rows) for c in range(cols) if board[r][c]]
-    if lit:
+    effect = np.zeros_like(presses) if instance.sigma else presses.copy()
+    if instance.torus:
+        for axis in (0, 1):
+            effect += np.roll(presses, 1, axis) + np.roll(presses, -1, axis)
+    else:
+        effect[:, :-1] += presses[:, 1:]
+        effect[:, 1:] += presses[:, :-1]
+        effect[:-1, :] += presses[1:, :]
+        effect[1:, :] += presses[:-1, :]
+    lit = np.argwhere((np.array(instance.lights, dtype=np.int64) + effect) % instance.modulus)
+    if len(lit):
         return [f"{len(lit)} light(s) still on after the presses, first at row {lit[0][0]}, "
                 f"column {lit[0][1]}"]
     return []
@@ -189,7 +193,10 @@ def verify(instance: Instance, solution: Any) -> list[str]:
 
 def objective(instance: Instance, solution: Any) -> int:
     """Presses, counted with multiplicity."""
-    return sum(int(ch) for row in solution["presses"] for ch in row)
+    presses, problems = _press_grid(instance, solution)
+    if presses is None:
+        raise ValueError(problems[0])
+    return int(presses.sum())
 
 
 def solution_from_grid(grid: Any) -> dict[str, list[str]]:
