@@ -1,6 +1,7 @@
 """How fast Solitaire Chess is counted, by back-end and board size.
 
     python -m twinsolve.bench.chess_perf [--repeat 5] [--model-repeat 3] [--skip-dense]
+    python -m twinsolve.bench.chess_perf --census SEED
 
 1. The 20 corpus challenges (../shared/corpus/chess, or $TWINSOLVE_CORPUS),
    every winning sequence counted: the median wall time of `hand`, `cpsat`
@@ -12,8 +13,12 @@
    board, beside `hand:engine=memo` (the depth-first memo search alone)
    and its ratio.
 3. Denser boards (`fewest_of=2`, and plain random backward play, which
-   gives up to 10^13 winning lines over 12 million positions): `hand`
+   gives up to 10^15 winning lines over 12 million positions): `hand`
    under a 60 s limit.
+
+`--census SEED` instead counts plain random board SEED with both engines to
+the end and prints its reachable and live positions (the memo search alone
+takes minutes on the dense ones).
 
 Times are wall-clock medians through `twinsolve.core.run.run`, so they
 include `verify`; the machine's load is printed first, as it skews them.
@@ -33,6 +38,9 @@ from ..core.result import Result, Status
 from ..core.run import load_file, run
 from ..generate.chess import random_solvable
 from ..puzzles.chess import Instance
+from ..search.chess import Searcher
+from ..search.chess_board import start_position
+from ..search.chess_layers import count_layers
 
 __all__ = ["main", "timed", "corpus_table", "family_table"]
 
@@ -127,13 +135,43 @@ def family_table(title: str, make: Callable[[int], Instance], seeds: Sequence[in
     print()
 
 
+def census(instance: Instance, title: str) -> None:
+    """Both engines to the end on one board: reachable and live positions, lines, times.
+
+    The memo search (no symmetry) visits every live position, those with at
+    least one winning line, so their number bounds any memo count; the
+    layer count expands every reachable position.
+    """
+    board, start = start_position(instance)
+    started = time.perf_counter()
+    layers = count_layers(board, start, memory_mb=1 << 20)
+    layer_s = time.perf_counter() - started
+    searcher = Searcher(instance, symmetry=False)
+    started = time.perf_counter()
+    total = searcher.count()
+    memo_s = time.perf_counter() - started
+    live = sum(1 for value in searcher.memo.values() if value > 0)
+    assert total == layers.count, (total, layers.count)
+    print(f"census of {title}: {layers.count:,} winning lines")
+    print(f"  layers: {layers.positions:,} reachable positions expanded, {layers.captures:,} "
+          f"captures, {layer_s:.2f} s")
+    print(f"  memo:   {len(searcher.memo):,} positions in the memo, {live:,} live, "
+          f"{searcher.nodes:,} expanded, {searcher.pruned:,} cut as dead ends, {memo_s:.1f} s "
+          f"(x{memo_s / layer_s:.0f})")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per board for hand")
     parser.add_argument("--model-repeat", type=int, default=3, help="runs for cpsat and sat")
     parser.add_argument("--skip-dense", action="store_true", help="leave out section 3")
+    parser.add_argument("--census", type=int, metavar="SEED", default=None,
+                        help="only the census of plain random 8x8 board SEED (minutes)")
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
+    if args.census is not None:
+        census(random_solvable(8, 8, 16, args.census), f"plain random 8x8 board {args.census}")
+        return 0
     corpus_table(args.repeat, args.model_repeat)
     memo_too = ("hand", "hand:engine=memo")
     family_table("2a. 5x5, 12 knights (every sequence counted)",
