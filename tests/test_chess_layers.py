@@ -118,3 +118,14 @@ def test_bad_hand_options_are_refused(spec, words):
     instance = chess.parse("chess 1 2\nNN\n")
     with pytest.raises(UsageError, match=words):
         run(instance, spec, Limits(), catch=False)
+
+
+def test_census_reports_both_engines_on_one_board(capsys):
+    from twinsolve.bench.chess_perf import census
+
+    instance = generate.random_solvable(6, 6, 10, seed=4)
+    census(instance, "a 6x6 board")
+    out = capsys.readouterr().out
+    count = run(instance, MEMO, COUNT, catch=False).count
+    assert f"census of a 6x6 board: {count:,} winning lines" in out
+    assert "reachable positions expanded" in out and " live, " in out
