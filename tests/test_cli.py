@@ -58,6 +58,7 @@ def test_unknown_backend_is_usage_error(boards):
     proc = twinsolve("solve", str(boards / "a.txt"), "--backend", "magic")
     assert proc.returncode == 2
     assert "no back-end 'magic'" in proc.stderr and "Traceback" not in proc.stderr
+    assert "(known: hand, cpsat, sat, cmd)" in proc.stderr  # test-only back-ends not offered
 
 
 def test_bad_timeout_and_missing_path_are_usage_errors(boards, tmp_path):

@@ -70,7 +70,7 @@ class Puzzle:
         for backend in self.backends:
             if backend.name == name:
                 return backend
-        known = ", ".join(b.name for b in self.backends)
+        known = ", ".join(b.name for b in self.backends if not b.test_only)
         raise UsageError(f"puzzle {self.name!r} has no back-end {name!r} (known: {known})")
 
     def default_backends(self) -> list[Backend]:
