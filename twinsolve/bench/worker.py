@@ -94,9 +94,8 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
     except (InstanceError, UsageError) as exc:
         # The user's mistake, not the back-end's (a bad option value, say): the
         # harness stops the suite on it and reports it as a usage error.
-        return {"id": task.get("id"), "result": {**result_to_json(Result(Status.ERROR,
-                                                                        message=str(exc))),
-                                                 USAGE_ERROR: True}, "cpu_s": 0.0}
+        refused = {**result_to_json(Result(Status.ERROR, message=str(exc))), USAGE_ERROR: True}
+        return {"id": task.get("id"), "result": refused, "cpu_s": 0.0}
     except MemoryError:
         result = Result(Status.MEMOUT, message="out of memory (address-space limit)")
     finally:
