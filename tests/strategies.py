@@ -17,6 +17,12 @@ from twinsolve.generate import chess as chess_generate
 from twinsolve.puzzles import cave, chess, clock, jugs, lightsout
 
 
+def word_lines(words: list[str], max_words: int) -> st.SearchStrategy[str]:
+    """Text of up to 6 lines of up to `max_words` words each, drawn from `words` (for fuzzing)."""
+    return st.lists(st.lists(st.sampled_from(words), max_size=max_words), max_size=6).map(
+        lambda lines: "\n".join(" ".join(line) for line in lines))
+
+
 @st.composite
 def lightsout_boards(draw, max_cells: int = 16):
     modulus = draw(st.sampled_from((2, 2, 2, 3, 5)))

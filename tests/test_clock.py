@@ -24,7 +24,7 @@ import pytest
 from conftest import assert_bad_file, assert_parses_or_refuses, assert_shipped_instances_hold
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from strategies import clock_dials
+from strategies import clock_dials, word_lines
 
 from twinsolve.core.limits import Deadline, Limits
 from twinsolve.core.result import Status
@@ -188,10 +188,8 @@ WORDS = ["clock", "start", "target", "steps", "0", "1", "11", "12", "-3", "25", 
 
 
 @settings(max_examples=300)
-@given(st.lists(st.lists(st.sampled_from(WORDS), max_size=4), max_size=6),
-       st.binary(max_size=40))
-def test_parse_fuzz_returns_or_raises_instance_error(lines, noise):
-    text = "\n".join(" ".join(words) for words in lines)
+@given(word_lines(WORDS, 4), st.binary(max_size=40))
+def test_parse_fuzz_returns_or_raises_instance_error(text, noise):
     assert_parses_or_refuses(clock, ("clock 12\n" + text, text,
                                      "clock 7\n" + noise.decode("utf-8", "replace")))
 

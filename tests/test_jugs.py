@@ -25,7 +25,7 @@ import pytest
 from conftest import assert_bad_file, assert_parses_or_refuses, assert_shipped_instances_hold
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from strategies import jug_puzzles
+from strategies import jug_puzzles, word_lines
 
 from twinsolve.core.limits import Deadline, Limits
 from twinsolve.core.result import Status
@@ -270,10 +270,8 @@ WORDS = ["jugs", "capacities", "start", "moves", "goal", "fill", "empty", "pour"
 
 
 @settings(max_examples=300)
-@given(st.lists(st.lists(st.sampled_from(WORDS), max_size=5), max_size=6),
-       st.binary(max_size=40))
-def test_parse_fuzz_returns_or_raises_instance_error(lines, noise):
-    text = "\n".join(" ".join(words) for words in lines)
+@given(word_lines(WORDS, 5), st.binary(max_size=40))
+def test_parse_fuzz_returns_or_raises_instance_error(text, noise):
     assert_parses_or_refuses(jugs, ("jugs\n" + text, text,
                                     "jugs\n" + noise.decode("utf-8", "replace")))
 
