@@ -9,6 +9,9 @@ by `auto` only for boards the memo search does not settle quickly.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -129,3 +132,18 @@ def test_census_reports_both_engines_on_one_board(capsys):
     count = run(instance, MEMO, COUNT, catch=False).count
     assert f"census of a 6x6 board: {count:,} winning lines" in out
     assert "reachable positions expanded" in out and " live, " in out
+
+
+def test_the_default_budget_shrinks_under_an_address_space_limit():
+    script = ("import resource; from twinsolve.core.memory import mapped_bytes; "
+              "from twinsolve.search.chess_layers import default_budget_mb, MEMORY_MB; "
+              "print(default_budget_mb() == MEMORY_MB); "
+              "cap = mapped_bytes() + (900 << 20); "
+              "hard = resource.getrlimit(resource.RLIMIT_AS)[1]; "
+              "resource.setrlimit(resource.RLIMIT_AS, (cap, hard)); "
+              "print(default_budget_mb())")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    unlimited, limited = proc.stdout.split()
+    assert unlimited == "True" and 250 <= int(limited) <= 300  # a third of ~900 MB left
+

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..core.errors import InstanceError, UsageError
 from ..core.limits import Limits
+from ..core.memory import mapped_bytes
 from ..core.result import Result, Stats, Status
 from ..core.run import parse_text, run
 
@@ -65,14 +66,6 @@ def result_from_json(data: dict[str, Any]) -> Result:
                   data.get("verified"), data.get("message"))
 
 
-def _mapped_bytes() -> int:
-    try:
-        with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except OSError:
-        return 0
-
-
 def _cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -84,7 +77,7 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
     memory_mb = task.get("memory_mb")
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if memory_mb:
-        cap = _mapped_bytes() + memory_mb * (1 << 20) + _ADDRESS_SLACK
+        cap = mapped_bytes() + memory_mb * (1 << 20) + _ADDRESS_SLACK
         resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY
                                                 else min(cap, hard), hard))
     start = _cpu_seconds()

@@ -76,7 +76,7 @@ from .chess_board import (
     start_position,
     union_map,
 )
-from .chess_layers import MEMORY_MB, TooBig, count_layers, fits
+from .chess_layers import TooBig, count_layers, default_budget_mb, fits
 
 __all__ = ["solve", "Searcher", "symmetries", "ENGINES", "SWITCH_NODES"]
 
@@ -384,13 +384,14 @@ def solve(instance: Instance, limits: Limits) -> Result:
 
     Options: `hand:engine=auto|memo|layers`, `hand:switch=N` (memo
     expansions before auto switches), `hand:memory=MB` (the layer count's
-    budget, default `MEMORY_MB`), `hand:symmetry=false` (memo keyed by the
-    plain position), `hand:prune=false` (no dead-end test).
+    budget; default `chess_layers.default_budget_mb()`: 2 GiB, less under a
+    process memory limit), `hand:symmetry=false` (memo keyed by the plain
+    position), `hand:prune=false` (no dead-end test).
     """
     limits.check_options("hand", ("engine", "switch", "memory", "symmetry", "prune"))
     engine = limits.choice("engine", "auto", ENGINES)
     switch = limits.whole("switch", SWITCH_NODES)
-    memory = limits.whole("memory", MEMORY_MB, minimum=1)
+    memory = limits.whole("memory", default_budget_mb(), minimum=1)
     watch, deadline = Stopwatch(), limits.deadline()
     cap = None if limits.count else (2 if limits.unique else 1)
     searcher = Searcher(instance, cap, deadline, limits.node_limit,

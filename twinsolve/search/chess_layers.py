@@ -44,12 +44,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.limits import Deadline
+from ..core.memory import address_space_left
 from .chess_board import KING, Packing, Position, Stopped, Tables, move_name, packing
 
-__all__ = ["fits", "LayerCount", "count_layers", "TooBig", "MEMORY_MB"]
+__all__ = ["fits", "LayerCount", "count_layers", "TooBig", "MEMORY_MB", "default_budget_mb"]
 
 EXACT_LIMIT = 2.0 ** 62  # ways stay uint64 while a layer's total is below this
-MEMORY_MB = 2048         # the default memory budget of one count
+MEMORY_MB = 2048         # the default memory budget of one count, without a process limit
 # Peak bytes while a layer's captures are merged: each capture's child and parent
 # index, their sorted copies, the sort order and the gathered ways; and what every
 # position keeps to the end: itself, its first parent, its ways.
@@ -59,6 +60,17 @@ _BYTES_PER_POSITION = 24
 
 class TooBig(Exception):
     """The count would need more memory than its budget."""
+
+
+def default_budget_mb() -> int:
+    """`MEMORY_MB`, or a third of what the process's address-space limit leaves, if less.
+
+    Why a third: numpy's temporaries and the allocator's slack come on top of
+    the estimate, and under the harness the resident-memory watch must not
+    fire first.
+    """
+    left = address_space_left()
+    return MEMORY_MB if left is None else max(1, min(MEMORY_MB, left // 3 >> 20))
 
 
 def fits(board: Tables, start: Position) -> bool:
