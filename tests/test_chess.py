@@ -198,6 +198,13 @@ def test_pawns_capture_upward_only_and_sliders_need_a_clear_path(backend):
     assert stuck.status is Status.UNSAT
 
 
+def test_a_count_cut_short_says_so():
+    instance = load_file(ROOT / "instances" / "chess" / "mixed-6x6-10.txt")  # 864 sequences
+    result = run(instance, "cpsat", Limits(count=True, timeout=1), catch=False)
+    assert result.status is Status.SOLVED and result.verified and result.count is None
+    assert result.message.startswith("count unknown: stopped after ")
+
+
 def test_hand_limits_give_timeout():
     instance = generate.random_solvable(6, 6, 12, 3)
     result = hand.solve(instance, Limits(count=True, node_limit=50))

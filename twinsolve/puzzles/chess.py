@@ -282,6 +282,8 @@ def answer(moves: list[str] | None, total: int, limits: Limits, stats: Stats,
     if moves is None:
         return Result.unsat(limits, stats=stats, message=message)
     unique = total == 1 if exact or total >= 2 else None
+    if limits.count and not exact and message is None:
+        message = f"count unknown: stopped after {total} winning sequence(s)"
     return Result(Status.SOLVED, {"moves": list(moves)}, None,
                   unique=unique if limits.unique else None, stats=stats,
                   count=total if limits.count and exact else None, message=message)
