@@ -49,6 +49,23 @@ def assert_bad_file(folder: Path, name: str, data: bytes, line: int | None,
     assert words in error.message
 
 
+def assert_cli_refuses_file(folder: Path, name: str, data: bytes, line: int) -> None:
+    """`twinsolve solve` on a bad file: exit 2, one line on stderr naming the file and the
+    line, no traceback, nothing on stdout, and the file left as it was."""
+    import subprocess
+    import sys
+
+    path = folder / f"{name}.txt"
+    path.write_bytes(data)
+    proc = subprocess.run([sys.executable, "-m", "twinsolve", "solve", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr
+    assert f"{path}:{line}" in lines[0]
+    assert proc.stdout == "" and path.read_bytes() == data
+
+
 def assert_parses_or_refuses(rules: Any, texts: Iterable[str]) -> int:
     """Each text either parses into an instance that `format` writes back to the same
     instance, or is refused with an InstanceError (never another exception): the

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import assert_bad_file, assert_parses_or_refuses
+from conftest import assert_bad_file, assert_cli_refuses_file, assert_parses_or_refuses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import chess_boards
@@ -282,16 +282,7 @@ def test_bad_file_is_an_instance_error_with_line_and_column(tmp_path, name):
 @pytest.mark.parametrize("name", ["unknown-piece", "ragged", "not-knight", "no-pieces",
                                   "too-big"])
 def test_cli_reports_one_line_and_exit_2(tmp_path, name):
-    data, line, _, _ = BAD[name]
-    path = tmp_path / f"{name}.txt"
-    path.write_bytes(data)
-    proc = subprocess.run([sys.executable, "-m", "twinsolve", "solve", str(path),
-                           "--backend", "hand"], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in proc.stderr
-    assert f"{path}:{line}" in lines[0]
-    assert proc.stdout == ""
+    assert_cli_refuses_file(tmp_path, name, *BAD[name][:2])
 
 
 def test_cli_counts(tmp_path, corpus):

@@ -17,11 +17,14 @@ from __future__ import annotations
 import doctest
 import itertools
 import math
-import subprocess
-import sys
 
 import pytest
-from conftest import assert_bad_file, assert_parses_or_refuses, assert_shipped_instances_hold
+from conftest import (
+    assert_bad_file,
+    assert_cli_refuses_file,
+    assert_parses_or_refuses,
+    assert_shipped_instances_hold,
+)
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import clock_dials, word_lines
@@ -172,15 +175,7 @@ def test_bad_file_is_an_instance_error_at_its_line_and_column(tmp_path, name):
 
 @pytest.mark.parametrize("name", ["zero-hours", "start-too-big", "no-steps"])
 def test_cli_bad_file_one_line_exit_2(tmp_path, name):
-    data, line, _, _ = BAD[name]
-    path = tmp_path / f"{name}.txt"
-    path.write_bytes(data)
-    proc = subprocess.run([sys.executable, "-m", "twinsolve", "solve", str(path)],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in proc.stderr
-    assert f"{path}:{line}" in lines[0]
+    assert_cli_refuses_file(tmp_path, name, *BAD[name][:2])
 
 
 WORDS = ["clock", "start", "target", "steps", "0", "1", "11", "12", "-3", "25", "x", "#",

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
-from conftest import assert_parses_or_refuses
+from conftest import assert_cli_refuses_file, assert_parses_or_refuses
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import lightsout_boards
@@ -57,18 +54,7 @@ def test_bad_file_is_an_instance_error_with_its_line(tmp_path, name):
 
 @pytest.mark.parametrize("name", ["empty", "ragged", "not-prime", "binary"])
 def test_cli_reports_one_line_and_exit_2(tmp_path, name):
-    data, line, _ = BAD[name]
-    path = tmp_path / f"{name}.txt"
-    path.write_bytes(data)
-    before = path.read_bytes()
-    proc = subprocess.run([sys.executable, "-m", "twinsolve", "solve", str(path)],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in proc.stderr
-    assert f"{path}:{line}" in lines[0]
-    assert proc.stdout == ""
-    assert path.read_bytes() == before
+    assert_cli_refuses_file(tmp_path, name, *BAD[name][:2])
 
 
 @given(st.binary(max_size=200))

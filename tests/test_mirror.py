@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import assert_bad_file
+from conftest import assert_bad_file, assert_cli_refuses_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import mirror_levels
@@ -283,13 +281,7 @@ def test_bad_file_is_an_instance_error_with_line_and_column(tmp_path, name):
 
 @pytest.mark.parametrize("name", ["unknown-char", "no-source", "ragged-short", "bad-header"])
 def test_cli_reports_bad_input_in_one_line_with_exit_2(tmp_path, name):
-    path = tmp_path / f"{name}.txt"
-    path.write_bytes(BAD[name][0])
-    proc = subprocess.run([sys.executable, "-m", "twinsolve", "solve", str(path)],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2
-    assert proc.stderr.strip().count("\n") == 0 and "Traceback" not in proc.stderr
-    assert str(path) in proc.stderr
+    assert_cli_refuses_file(tmp_path, name, *BAD[name][:2])
 
 
 @settings(max_examples=300)
