@@ -182,7 +182,8 @@ class Searcher:
     # -------------------------------------------------------- moves
 
     def moves(self, position: Position) -> Iterator[tuple[Move, Position]]:
-        """Every legal capture and the position after it, in the order `count` uses."""
+        """Every legal capture and the position after it: by type, then slot (`line` reads
+        a winning line back in this order)."""
         occupied = position[0] | position[1] | position[2] | position[3] | position[4] \
             | position[5]
         prey = occupied & ~position[KING]
@@ -193,8 +194,9 @@ class Searcher:
                 movers ^= origin
                 for target, path in table[origin.bit_length() - 1]:
                     if target & prey and not path & occupied:
-                        yield (kind, origin, _kind_at(position, target), target), \
-                            _after(position, kind, origin, target)
+                        captured = _kind_at(position, target)
+                        yield (kind, origin, captured, target), \
+                            _after(position, kind, origin, target, captured)
 
     # -------------------------------------------------------- dead ends
 
@@ -354,11 +356,9 @@ def _kind_at(position: Position, target: int) -> int:
 
 
 def _after(position: Position, kind: int, origin: int, target: int,
-           captured: int | None = None) -> Position:
-    """The position after the `kind` piece on `origin` captures on `target`."""
+           captured: int) -> Position:
+    """The position after the `kind` piece on `origin` captures the `captured` one on `target`."""
     boards = list(position)
-    if captured is None:
-        captured = _kind_at(position, target)
     boards[captured] ^= target
     boards[kind] ^= origin | target
     return tuple(boards)  # type: ignore[return-value]

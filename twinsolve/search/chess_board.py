@@ -53,18 +53,16 @@ class Tables:
     """Attack tables over the slots (the start squares) of one instance.
 
     `targets[kind][a]`: (bit of b, slots between) for every slot b a `kind`
-    piece on slot a attacks on an empty board; `reach[kind][a]` the union of
-    those bits; `came[kind][b]` the slots from which a `kind` piece attacks b.
-    `attacked[kind]` and `attackers[kind]` extend `reach` and `came` to sets
-    of slots (the union over the set bits), for the closures of `linked`.
+    piece on slot a attacks on an empty board. `attacked[kind]` maps a set of
+    slots to the slots a `kind` piece on any of them attacks, `attackers[kind]`
+    a set of slots to those from which a `kind` piece attacks one of them,
+    ignoring blockers: the closures of the dead-end test (`Searcher.linked`).
     """
 
     rows: int
     cols: int
     squares: tuple[Square, ...]
     targets: tuple[tuple[tuple[Target, ...], ...], ...]
-    reach: tuple[tuple[int, ...], ...]
-    came: tuple[tuple[int, ...], ...]
     attacked: tuple[Image, ...]
     attackers: tuple[Image, ...]
 
@@ -100,7 +98,7 @@ def tables(rows: int, cols: int, squares: tuple[Square, ...]) -> Tables:
     came = tuple(tuple(sum(1 << a for a in range(len(squares)) if per_kind[a] >> b & 1)
                        for b in range(len(squares)))
                  for per_kind in reach)
-    return Tables(rows, cols, squares, targets, reach, came,
+    return Tables(rows, cols, squares, targets,
                   tuple(union_map(list(per_kind)) for per_kind in reach),
                   tuple(union_map(list(per_kind)) for per_kind in came))
 
