@@ -94,3 +94,12 @@ def test_cmd_backend_solves_cave_through_an_external_process():
     result = run(cave, f"cmd:{FAKE_SOLVER}", Limits(timeout=60))
     assert oracle.status is Status.SOLVED
     assert result.status is Status.SOLVED and result.verified is True
+
+
+def test_cmd_backend_unsat_answers_unique_and_count_like_the_others():
+    stuck = twinsolve.load("chess 2 3\nP.P\n...\n")  # pawns on the top row never capture
+    asked = Limits(timeout=60, unique=True, count=True)
+    oracle = run(stuck, "brute", asked)
+    result = run(stuck, f"cmd:{FAKE_SOLVER}", asked)
+    assert result.status is oracle.status is Status.UNSAT
+    assert (result.unique, result.count) == (oracle.unique, oracle.count) == (False, 0)

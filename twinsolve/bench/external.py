@@ -62,7 +62,7 @@ def solve(instance: Any, limits: Limits) -> Result:
         verdict = {10: "sat", 20: "unsat"}.get(done.returncode, "unknown")
     stats = watch.stats(program=command[0], exit_code=done.returncode)
     if verdict == "unsat":
-        return Result(Status.UNSAT, stats=stats)
+        return Result.unsat(limits, stats=stats)
     if verdict != "sat" or not literals:
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
         return Result(Status.ERROR, stats=stats,
