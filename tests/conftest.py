@@ -3,12 +3,21 @@
 The corpus (`../shared/corpus` from the project root, or $TWINSOLVE_CORPUS)
 holds real puzzles and published figures. It is read in place, never copied.
 In a user's own clone it may be absent: tests that need it skip and say why.
+
+Hygiene: a test writes only under its tmp_path. `working_folders_unchanged`
+(session-wide, automatic) compares the project root, the working folder and
+instances/ before and after; any file added, removed or modified there fails
+the run. Caches are not a test's doing and are left out: __pycache__,
+.pytest_cache, .ruff_cache and .hypothesis (hypothesis keeps its caches in
+the working folder; its example database is off, as `derandomize` implies).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Iterable
+import stat
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +119,53 @@ def assert_shipped_instances_hold(puzzle: str, at_least: int) -> None:
 @pytest.fixture
 def corpus():
     return corpus_path
+
+
+# ---------------------------------------------------------------- hygiene
+
+_CACHES = frozenset({"__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis"})
+
+
+def _entries(folder: Path, recursive: bool) -> Iterator[Path]:
+    if recursive:
+        yield from folder.rglob("*")
+    elif folder.is_dir():
+        yield from folder.iterdir()
+
+
+def _snapshot() -> dict[str, int | None]:
+    """Path -> mtime in ns (None for a folder: its mtime moves when a cache appears in
+    it) of everything directly in the project root and in the working folder, and of
+    every shipped instance file."""
+    watched: dict[str, int | None] = {}
+    for folder, recursive in ((ROOT, False), (Path.cwd(), False), (ROOT / "instances", True)):
+        for path in _entries(folder, recursive):
+            if _CACHES.intersection(path.relative_to(folder).parts):
+                continue
+            with contextlib.suppress(FileNotFoundError):  # gone since it was listed
+                info = path.lstat()
+                watched[str(path)] = None if stat.S_ISDIR(info.st_mode) else info.st_mtime_ns
+    return watched
+
+
+def _changes(before: dict[str, int | None], after: dict[str, int | None]) -> list[str]:
+    return ([f"added {p}" for p in sorted(after.keys() - before.keys())]
+            + [f"removed {p}" for p in sorted(before.keys() - after.keys())]
+            + [f"modified {p}" for p in sorted(before.keys() & after.keys())
+               if before[p] != after[p]])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def working_folders_unchanged() -> Iterator[None]:
+    """Fail the run when a test wrote outside its tmp_path (see the module docstring).
+
+    The failure is an error at the teardown of the session's last test. Under
+    pytest-xdist every worker runs this from its first test to its last, so the
+    worker that ran the offending test always reports it.
+    """
+    before = _snapshot()
+    yield
+    changes = _changes(before, _snapshot())
+    if changes:
+        pytest.fail("a test wrote outside its tmp_path (give bench --db, run subprocesses "
+                    "with cwd=tmp_path): " + "; ".join(changes[:10]), pytrace=False)

@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from twinsolve.cli import main
 
 
-def twinsolve(*args: str) -> subprocess.CompletedProcess[str]:
+def twinsolve(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, cwd=cwd)
 
 
 @pytest.fixture
@@ -67,8 +68,10 @@ def test_bad_timeout_and_missing_path_are_usage_errors(boards, tmp_path):
     assert proc.returncode == 2 and "no such file" in proc.stderr
 
 
-def test_bench_prints_one_comparison_table(boards):
-    proc = twinsolve("bench", str(boards), "--backends", "brute,hand", "--quiet")
+def test_bench_prints_one_comparison_table(boards, tmp_path):
+    # --db and cwd both in tmp_path: bench's default database is ./twinsolve-bench.sqlite.
+    proc = twinsolve("bench", str(boards), "--backends", "brute,hand", "--quiet",
+                     "--db", str(tmp_path / "bench.sqlite"), cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "median time" in proc.stdout and "brute" in proc.stdout and "hand" in proc.stdout
 

@@ -13,6 +13,7 @@ from pysat.formula import CNF, WCNF
 from pysat.solvers import Solver
 
 import twinsolve
+from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
@@ -80,11 +81,11 @@ def test_cmd_backend_is_unsupported_for_optimisation_puzzles():
     assert result.status is Status.UNSUPPORTED and "--wcnf" in result.message
 
 
-def test_cmd_backend_missing_program_is_an_error():
+def test_cmd_backend_missing_program_is_a_usage_error():
     pytest.importorskip("twinsolve.models.cave")
     cave = twinsolve.load("cave 2 2\n2 -\n- -\n")
-    result = run(cave, "cmd:/nonexistent/solver", Limits(timeout=30))
-    assert result.status is Status.ERROR and "not found" in result.message
+    with pytest.raises(UsageError, match="cmd: program not found: /nonexistent/solver"):
+        run(cave, "cmd:/nonexistent/solver", Limits(timeout=30))
 
 
 def test_cmd_backend_solves_cave_through_an_external_process():

@@ -5,12 +5,21 @@
     twinsolve bench PATH... [--backends a,b,c] [--timeout S] [--memory MB] [--jobs N]
                     [--repeat N] [--db FILE] [--executor local|dask] [--scheduler ADDR]
                     [--quick] [--quiet]
-    twinsolve report DB [--html FILE] [--csv FILE] [--json FILE] [--plots DIR]
+    twinsolve report DB [DB_B] [--html FILE] [--csv FILE] [--json FILE] [--plots DIR]
+                     [--markdown FILE] [--latex FILE] [--wide]
 
 Exit codes: 0 all good; 1 a run failed or was wrong (for `solve`: error,
 crash, memout or timeout; for `bench`, where time-outs are measurements:
 error, crash or wrong); 2 bad input or usage, reported as one line naming
-the file, line and problem.
+the file, line and problem (several bad files: one such line each); 130
+interrupted (Ctrl-C), said as `twinsolve: interrupted`.
+
+`solve` runs each back-end for at most 60 s unless `--timeout` says
+otherwise, and judges every answer against the file's `expect-*` metadata
+exactly as `bench` does (twinsolve.bench.verdict): a contradiction is
+`wrong: optimal objective 5, expected 2`, exit 1. Every number given is
+checked (`--timeout nan`, `inf`, `0` and `-0` are refused). Output survives
+names that are not UTF-8: they print as backslash escapes.
 """
 
 from __future__ import annotations
@@ -23,10 +32,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from . import __version__
 from .core.errors import InstanceError, UsageError
-from .core.limits import Limits
+from .core.instance_file import ascii_int
+from .core.limits import Limits, seconds_problem
 from .core.registry import puzzle_of, puzzles
 from .core.result import Result, Status
 from .core.run import run
@@ -35,33 +47,41 @@ from .core.sources import instances
 __all__ = ["main"]
 
 FAILED = (Status.WRONG, Status.ERROR, Status.CRASH, Status.MEMOUT, Status.TIMEOUT)
+PROG = "twinsolve"
+SOLVE_TIMEOUT = 60.0  # seconds per run of `solve`: a forgotten --timeout never hangs a script
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as one line and exit code 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message}")
+        # main() prefixes "twinsolve: "; say which command only below the top level.
+        command = self.prog.removeprefix(PROG).strip()
+        raise UsageError(f"{command}: {message}" if command else message)
 
 
 def _positive_int(text: str) -> int:
-    if not text.isascii() or not text.isdigit() or int(text) < 1:
+    value = ascii_int(text, max_digits=18)
+    if value is None or value < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number >= 1: {text!r}")
-    return int(text)
+    return value
 
 
 def _positive_float(text: str) -> float:
+    """Seconds: a finite number > 0 (`nan`, `inf`, `0` and `-0` are refused)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    why = seconds_problem(value, zero=False)
+    if why:
+        raise argparse.ArgumentTypeError(f"{why}: {text!r}")
     return value
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="twinsolve", description="Model, solve and benchmark logic puzzles.")
+    parser = _Parser(prog=PROG, description="Model, solve and benchmark logic puzzles.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     commands.add_parser("list", help="puzzles and their back-ends")
@@ -76,7 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     chosen.add_argument("--all", action="store_true", help="every back-end of each puzzle")
     solve.add_argument("--unique", action="store_true", help="prove the answer unique, or not")
     solve.add_argument("--count", action="store_true", help="count the (optimal) solutions")
-    solve.add_argument("--timeout", type=_positive_float, metavar="S", help="seconds per run")
+    solve.add_argument("--timeout", type=_positive_float, metavar="S", default=SOLVE_TIMEOUT,
+                       help=f"seconds per run, model building included "
+                            f"(default {SOLVE_TIMEOUT:g})")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
 
     bench = commands.add_parser("bench", help="run back-ends over instances and compare")
@@ -85,7 +107,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="back-end specs (default: every back-end of each puzzle)")
     bench.add_argument("--timeout", type=_positive_float, metavar="S",
                        help="seconds per run (default 10; 5 with --quick)")
-    bench.add_argument("--memory", type=_positive_int, metavar="MB", help="memory per run")
+    bench.add_argument("--memory", type=_positive_int, metavar="MB",
+                       help="MB a run may add to its worker's resident memory at its peak "
+                            "(the worker's own ~100 MB of imports not counted; an external "
+                            "program counts whole)")
     bench.add_argument("--jobs", type=_positive_int, metavar="N", default=os.cpu_count() or 1,
                        help="worker processes (default: cores)")
     bench.add_argument("--repeat", type=_positive_int, metavar="N", default=1,
@@ -99,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true",
                        help="the quick suite: skip '# suite: full' instances, 5 s runs")
     bench.add_argument("--quiet", action="store_true", help="no progress bar")
+    bench.add_argument("--wide", action="store_true",
+                       help="every summary column, however wide the terminal")
+    bench.add_argument("--fresh", action="store_true",
+                       help="run everything again in a new session (history is kept)")
+    bench.add_argument("--skip-invalid", action="store_true",
+                       help="run the valid instance files, list the invalid ones")
 
     importer = commands.add_parser("import", help="puzz.link URLs and puzzlekit datasets to files")
     importer.add_argument("source", metavar="SOURCE", help="a puzz.link URL or a dataset .json")
@@ -112,12 +143,24 @@ def build_parser() -> argparse.ArgumentParser:
                         help="CP-SAT model protobuf (text if FILE ends in txt)")
 
     report = commands.add_parser("report", help="tables, exports and plots of a results DB")
-    report.add_argument("db", metavar="DB", help="SQLite results database from 'bench --db'")
+    report.add_argument("db", metavar="DB", nargs="+",
+                        help="SQLite results database from 'bench --db'; two (A B): compared "
+                        "side by side, with ratios B/A")
+    shown = report.add_mutually_exclusive_group()
+    shown.add_argument("--session", type=_positive_int, metavar="N",
+                       help="the plan of session N (default: the latest session's plan)")
+    shown.add_argument("--timeout", type=_positive_float, metavar="S",
+                       help="the latest run of every task at time limit S")
+    shown.add_argument("--all-sessions", action="store_true", help="every stored run")
     report.add_argument("--html", metavar="FILE", help="one self-contained HTML page")
     report.add_argument("--csv", metavar="FILE", help="one row per run, raw values and verdict")
     report.add_argument("--json", metavar="FILE", help="summary, sessions and runs as JSON")
     report.add_argument("--plots", metavar="DIR", help="cactus, scatter and nodes plots "
                         "(PNG and SVG)")
+    report.add_argument("--markdown", metavar="FILE", help="the summary as a Markdown table")
+    report.add_argument("--latex", metavar="FILE", help="the summary as a LaTeX (booktabs) table")
+    report.add_argument("--wide", action="store_true",
+                        help="every summary column, however wide the terminal")
     return parser
 
 
@@ -164,11 +207,20 @@ def _describe(backend: str, result: Result) -> str:
     stats = result.stats.to_dict()
     timing = (f"nodes {stats.pop('nodes')}, build {stats.pop('build_s') * 1000:.1f} ms, "
               f"solve {stats.pop('solve_s') * 1000:.1f} ms")
-    extra = ", ".join(f"{k} {v}" for k, v in stats.items())
-    text = ", ".join(parts) + f"  [dim]({timing}{', ' + extra if extra else ''})[/]"
-    if result.message:
-        text += f"\n  {result.message}"
+    extra = "".join(f", {k} {v}" for k, v in stats.items())
+    text = ", ".join(parts) + f"  [dim]({escape(timing + extra)})[/]"
+    if result.message:  # `wrong: optimal objective 5, expected 2`, as bench lists problems
+        text += f"\n  {result.status.value}: {escape(result.message)}"
     return text
+
+
+def _against_file(instance: Any, result: Result) -> Result:
+    """The answer marked `wrong` when it contradicts the file's `expect-*` metadata, with
+    the reason bench gives (twinsolve.bench.verdict)."""
+    from .bench.verdict import against_metadata
+
+    why = against_metadata(dict(getattr(instance, "meta", ())), result)
+    return result if why is None else result.with_(status=Status.WRONG, message=why)
 
 
 def cmd_solve(args: argparse.Namespace, console: Console) -> int:
@@ -182,14 +234,14 @@ def cmd_solve(args: argparse.Namespace, console: Console) -> int:
         specs = [b.name for b in entry.default_backends()] if args.all else [args.backend]
         shown_solution = False
         for index, spec in enumerate(specs):
-            result = run(instance, spec, limits)
+            result = _against_file(instance, run(instance, spec, limits))
             if result.status in FAILED:
                 exit_code = 1
             if args.json:
                 print(_json_line(path, entry.name, spec, result, args.count), flush=True)
                 continue
             if index == 0:  # after the first run, so a usage error prints nothing first
-                console.rule(f"[bold]{path}")
+                console.rule(f"[bold]{escape(path)}")
             if not shown_solution and (result.solution or spec == specs[-1]):
                 console.print(entry.rules.render(instance, result.solution))
                 shown_solution = result.solution is not None
@@ -200,15 +252,16 @@ def cmd_solve(args: argparse.Namespace, console: Console) -> int:
 # ---------------------------------------------------------------- bench
 
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:
-    from .bench.execute import Budget
+    from .bench.plan import Budget
     from .bench.suite import SuiteConfig, run_suite
-    from .bench.summary import summarise, summary_table
+    from .bench.summary import print_problems, print_summary, summarise
 
     backends = [s.strip() for s in args.backends.split(",") if s.strip()] if args.backends else None
     budget = Budget(timeout=args.timeout or (5.0 if args.quick else 10.0), memory_mb=args.memory,
                     unique=args.unique, count=args.count)
     config = SuiteConfig(args.paths, backends, budget, args.quick, args.repeat, args.db,
-                         args.jobs, args.executor)
+                         args.jobs, args.executor, fresh=args.fresh,
+                         skip_invalid=args.skip_invalid)
     executor = None
     if args.executor == "dask":
         from .bench.dask_executor import DaskExecutor
@@ -216,8 +269,12 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         if not args.scheduler:
             raise UsageError("--executor dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
         executor = DaskExecutor(args.scheduler)
-    records = run_suite(config, console=None if args.quiet else console, executor=executor)
-    console.print(summary_table(summarise(records)))
+    outcome = run_suite(config, console=None if args.quiet else console, executor=executor,
+                        say=lambda line: print(f"twinsolve: {line}", file=sys.stderr,
+                                               flush=True))
+    records = outcome.records
+    print_problems(console, records)
+    print_summary(console, summarise(records), wide=args.wide)
     if not args.quiet:
         console.print(f"[dim]results in {args.db}; see them again with "
                       f"'twinsolve report {args.db}'[/]")
@@ -231,12 +288,32 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
     from .bench.report import report
-    from .bench.summary import summary_table
+    from .bench.summary import print_summary
 
-    result = report(args.db, html=args.html, csv=args.csv, json_path=args.json,
-                    plots=args.plots)
-    console.print(summary_table(result.summary, title=f"twinsolve report: {args.db}"))
-    for path in result.written:
+    selection = {"session": args.session, "timeout": args.timeout,
+                 "all_sessions": args.all_sessions}
+    if len(args.db) > 2:
+        raise UsageError(f"report: compares at most two databases (A B), not {len(args.db)}")
+    written: tuple[Any, ...]
+    if len(args.db) == 2:
+        from .bench.compare import compare_report, print_comparison
+
+        for flag, value in (("--csv", args.csv), ("--json", args.json), ("--plots", args.plots)):
+            if value is not None:
+                raise UsageError(f"report: {flag} reads one database; to compare two, use "
+                                 "--html, --markdown or --latex")
+        compared = compare_report(*args.db, html=args.html, markdown_path=args.markdown,
+                                  latex_path=args.latex, **selection)
+        print_comparison(console, compared.comparison, wide=args.wide)
+        written = compared.written
+    else:
+        result = report(args.db[0], html=args.html, csv=args.csv, json_path=args.json,
+                        plots=args.plots, markdown_path=args.markdown, latex_path=args.latex,
+                        **selection)
+        print_summary(console, result.summary, wide=args.wide,
+                      title=f"twinsolve report: {args.db[0]} · {result.data.selection}")
+        written = result.written
+    for path in written:
         print(f"wrote {path}", flush=True)
     return 0
 
@@ -284,17 +361,52 @@ _COMMANDS = {"list": lambda args, console: cmd_list(console), "solve": cmd_solve
              "export": cmd_export}
 
 
+def _printable_streams() -> None:
+    """Names that are not UTF-8 (file names as surrogate escapes, lone surrogates in JSON
+    keys) print as backslash escapes instead of raising UnicodeEncodeError. The rich
+    Console writes through sys.stdout, so it inherits this."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _say(message: str) -> None:
+    """Every line of a message on stderr, each prefixed (the source collector's message
+    lists every bad file, one per line)."""
+    for line in message.splitlines() or [""]:
+        print(f"{PROG}: {line}", file=sys.stderr, flush=True)
+
+
+def _parse(argv: list[str]) -> argparse.Namespace | int:
+    """The arguments, or the exit code when there is nothing to run: no arguments at all
+    (the help is printed), `--help` or `--version`."""
+    parser = build_parser()
+    if not argv:
+        parser.print_help()
+        return 2
+    try:
+        return parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits after printing the help or the version
+        return exc.code if isinstance(exc.code, int) else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _printable_streams()
     # Piped output gets a fixed width so tables are not squeezed into 80 columns.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     try:
-        args = build_parser().parse_args(argv)
+        args = _parse(sys.argv[1:] if argv is None else list(argv))
+        if isinstance(args, int):
+            return args
         return _COMMANDS[args.command](args, console)
     except (InstanceError, UsageError) as exc:
-        print(f"twinsolve: {exc}", file=sys.stderr)
+        _say(str(exc))
         return 2
     except KeyboardInterrupt:
-        print("twinsolve: interrupted", file=sys.stderr)
+        _say("interrupted")
         return 130
     except BrokenPipeError:
+        # The reader left (`| head`): nothing more to say, and nothing to flush at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

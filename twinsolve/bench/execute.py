@@ -13,7 +13,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any, Protocol
 
 from ..core.errors import UsageError
@@ -21,21 +21,11 @@ from ..core.limits import Limits
 from ..core.registry import puzzle_of
 from ..core.result import Result, Status
 from .isolation import Outcome, WorkerProcess
-from .plan import Task
+from .plan import Budget, Task
 from .records import RunRecord
 from .worker import USAGE_ERROR, result_from_json
 
 __all__ = ["Budget", "Executor", "LocalPool", "task_payload", "record_of", "skipped_record"]
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Per-run limits the harness enforces, and what the back-end is asked to do."""
-
-    timeout: float | None = 10.0
-    memory_mb: int | None = None
-    unique: bool = False
-    count: bool = False
 
 
 class Executor(Protocol):
@@ -53,16 +43,17 @@ def task_payload(task: Task, budget: Budget, ident: int) -> dict[str, Any]:
 
 
 def record_of(task: Task, result: Result, wall_s: float, cpu_s: float | None,
-              timeout_s: float | None) -> RunRecord:
+              timeout_s: float | None, memory_mb: int | None = None) -> RunRecord:
     record = RunRecord.from_result(str(task.path), task.puzzle, task.backend, result, wall_s,
                                    task.metadata)
-    return RunRecord(**{**record.__dict__, "cpu_s": cpu_s, "seed": task.seed,
-                        "instance_hash": task.instance_hash, "timeout_s": timeout_s})
+    return replace(record, cpu_s=cpu_s, seed=task.seed, instance_hash=task.instance_hash,
+                   timeout_s=timeout_s, memory_mb=memory_mb, task_path=task.task_path,
+                   task_hash=task.task_hash)
 
 
 def skipped_record(task: Task, budget: Budget) -> RunRecord:
     return record_of(task, Result(Status.UNSUPPORTED, message=task.skip_reason), 0.0, None,
-                     budget.timeout)
+                     budget.timeout, budget.memory_mb)
 
 
 def outcome_record(task: Task, outcome: Outcome, budget: Budget) -> RunRecord:
@@ -74,7 +65,7 @@ def outcome_record(task: Task, outcome: Outcome, budget: Budget) -> RunRecord:
     if outcome.result.get(USAGE_ERROR):
         raise UsageError(f"back-end {task.backend}: {outcome.result.get('message')}")
     return record_of(task, result_from_json(outcome.result), outcome.wall_s, outcome.cpu_s,
-                     budget.timeout)
+                     budget.timeout, budget.memory_mb)
 
 
 class LocalPool:

@@ -2,7 +2,9 @@
 
 They prove the harness survives what real solvers do on bad days: `crash`
 kills its process with SIGSEGV, `abort` with SIGABRT (as a C++ assertion
-would), `hang` ignores its time limit, `memory` allocates without bound, and
+would), `hang` ignores its time limit, `memory` allocates without bound,
+`burst` needs 48 MB for a few milliseconds and then answers as `hand` does
+(a run over a small budget that ends between two polls of the harness), and
 `wrong` returns an answer that `verify` rejects. They are registered as
 `fault-*` back-ends (test only: never planned by default, not listed).
 """
@@ -16,8 +18,11 @@ from typing import Any
 
 from ..core.limits import Limits
 from ..core.result import Result, Status, Stopwatch
+from ..core.run import run
 
-__all__ = ["crash", "abort", "hang", "memory", "wrong"]
+__all__ = ["crash", "abort", "hang", "memory", "burst", "wrong"]
+
+BURST_MB = 48
 
 
 def crash(instance: Any, limits: Limits) -> Result:
@@ -34,11 +39,21 @@ def hang(instance: Any, limits: Limits) -> Result:
         time.sleep(0.05)
 
 
+def _resident_block(mb: int) -> bytearray:
+    block = bytearray(mb << 20)
+    block[::4096] = b"\x01" * len(block[::4096])  # touched, so it is really resident
+    return block
+
+
 def memory(instance: Any, limits: Limits) -> Result:
     hoard = []
-    while True:  # 64 MiB at a time, touched so it is really resident
-        hoard.append(bytearray(64 << 20))
-        hoard[-1][::4096] = b"\x01" * len(hoard[-1][::4096])
+    while True:  # 64 MiB at a time
+        hoard.append(_resident_block(64))
+
+
+def burst(instance: Any, limits: Limits) -> Result:
+    _resident_block(BURST_MB)  # resident for a moment, then dropped
+    return run(instance, "hand", limits)
 
 
 def wrong(instance: Any, limits: Limits) -> Result:

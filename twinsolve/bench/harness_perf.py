@@ -20,8 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .execute import Budget, LocalPool
+from .execute import LocalPool
 from .isolation import WorkerProcess
+from .plan import Budget
 from .suite import SuiteConfig, run_suite
 
 __all__ = ["main"]

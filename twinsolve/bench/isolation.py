@@ -5,13 +5,24 @@ reply while watching the clock and the worker's resident memory:
 
 - past the wall-clock limit (the run's timeout plus a grace period for the
   back-end's own cooperative stop) the worker's whole process group is
-  killed (SIGKILL, so solver subprocesses die too) and the run is `timeout`;
-- past the memory limit (resident set of the worker and its children) the
-  group is killed and the run is `memout`;
+  killed (SIGKILL; an external solver program dies with the worker through
+  its tether, twinsolve.core.tether) and the run is `timeout`;
+- past the memory limit the group is killed and the run is `memout`. The
+  limit is on what the run adds: the resident size of the worker and its
+  children minus that of the idle worker, read just before the task is sent
+  (the worker is then blocked on its stdin, so the reading is exact). A run
+  that rises and falls between two polls is caught by the worker itself,
+  which compares its peak with its own resting size (twinsolve.bench.worker);
 - a worker that dies by itself gives `crash` with the signal's name (or its
   exit code).
 After a kill or a death the process is replaced lazily on the next task, so
-the suite always goes on. Wall time is measured here, around the exchange;
+the suite always goes on. So is a worker whose reply says `retire`: its
+memory accounting needs every earlier child program's peak within the budget
+(twinsolve.core.memory), which one run over it has broken; for the same
+reason a new budget gets a new worker.
+Where in-memory files are missing (twinsolve.core.tether) the worker's
+temporary folder is one the harness owns and removes with the worker, so a
+killed run's files go too. Wall time is measured here, around the exchange;
 CPU time comes from the worker (or from /proc when it had to be killed).
 
 The same class serves the local pool and each Dask task on its node, so
@@ -23,16 +34,20 @@ from __future__ import annotations
 import json
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.tether import FILES_IN_MEMORY
+from ..core.time_limit import GRACE_S, grace_seconds  # re-exported: they lived here first
+
 __all__ = ["WorkerProcess", "Outcome", "GRACE_S", "grace_seconds"]
 
-GRACE_S = 1.0          # at most this long beyond the timeout, for the back-end's own clean stop
 POLL_S = 0.02          # how often the clock and the memory are checked
 _TICK = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -51,11 +66,6 @@ def _verdict(status: str, message: str) -> dict[str, Any]:
     return {"status": status, "solution": None, "objective": None, "unique": None,
             "count": None, "verified": None, "message": message,
             "stats": {"nodes": 0, "build_s": 0.0, "solve_s": 0.0}}
-
-
-def grace_seconds(timeout: float) -> float:
-    """Time past the limit for a cooperative stop: 10% of it plus 0.25 s, at most GRACE_S."""
-    return min(GRACE_S, 0.25 + 0.1 * timeout)
 
 
 def _children(pid: int) -> list[int]:
@@ -98,9 +108,14 @@ class WorkerProcess:
     def __init__(self, python: str = sys.executable) -> None:
         self.python = python
         self.proc: subprocess.Popen[str] | None = None
+        self.scratch: str | None = None  # the worker's TMPDIR, when the harness owns one
+        self._memory_mb: int | None = None  # the budget the running worker has served
 
     def _start(self) -> subprocess.Popen[str]:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        if not FILES_IN_MEMORY:
+            self.scratch = tempfile.mkdtemp(prefix="twinsolve-worker-")
+            env["TMPDIR"] = self.scratch
         proc = subprocess.Popen(
             [self.python, "-m", "twinsolve.bench.worker"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
@@ -118,17 +133,19 @@ class WorkerProcess:
         return self.proc.pid if self.proc else None
 
     def close(self) -> None:
-        if self.proc is None:
-            return
-        proc, self.proc = self.proc, None
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        proc.wait()
-        for stream in (proc.stdin, proc.stdout):
-            if stream:
-                stream.close()
+        if self.proc is not None:
+            proc, self.proc = self.proc, None
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            proc.wait()
+            for stream in (proc.stdin, proc.stdout):
+                if stream:
+                    stream.close()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
 
     def _died(self, start: float) -> Outcome:
         assert self.proc is not None
@@ -149,15 +166,28 @@ class WorkerProcess:
         return Outcome(_verdict(status, message), wall,
                        None if cpu is None or cpu0 is None else cpu - cpu0)
 
+    def _ready(self, memory_mb: int | None) -> subprocess.Popen[str]:
+        """The running worker, or a new one (also for a new budget: see the docstring)."""
+        if self.proc is None or self.proc.poll() is not None or memory_mb != self._memory_mb:
+            self.close()
+            self.proc = self._start()
+            self._memory_mb = memory_mb
+        return self.proc
+
+    def _replied(self, line: str, start: float) -> Outcome:
+        reply = json.loads(line)
+        outcome = Outcome(reply["result"], time.perf_counter() - start, reply.get("cpu_s"))
+        if reply.get("retire"):
+            self.close()  # replaced on the next task: see the module docstring
+        return outcome
+
     def execute(self, task: dict[str, Any], timeout: float | None,
                 memory_mb: int | None) -> Outcome:
         """Run one task under the limits; never raises for what the back-end does."""
-        if self.proc is None or self.proc.poll() is not None:
-            self.close()
-            self.proc = self._start()
-        proc = self.proc
+        proc = self._ready(memory_mb)
         assert proc.stdin is not None and proc.stdout is not None
         cpu0 = _cpu_from_proc(proc.pid)
+        idle = _resident_bytes(proc.pid)  # the worker waits on its stdin: its resting size
         start = time.perf_counter()
         try:
             proc.stdin.write(json.dumps({**task, "memory_mb": memory_mb}) + "\n")
@@ -170,15 +200,12 @@ class WorkerProcess:
             while True:
                 if selector.select(POLL_S):
                     line = proc.stdout.readline()
-                    if not line:
-                        return self._died(start)
-                    reply = json.loads(line)
-                    return Outcome(reply["result"], time.perf_counter() - start,
-                                   reply.get("cpu_s"))
+                    return self._replied(line, start) if line else self._died(start)
                 elapsed = time.perf_counter() - start
                 if hard_limit is not None and elapsed > hard_limit:
                     return self._killed("timeout", f"killed after {elapsed:.1f} s (limit "
                                         f"{timeout:g} s)", start, cpu0)
-                if memory_mb and _resident_bytes(proc.pid) > memory_mb * (1 << 20):
-                    return self._killed("memout", f"resident memory over {memory_mb} MB",
-                                        start, cpu0)
+                if memory_mb and _resident_bytes(proc.pid) - idle > memory_mb << 20:
+                    return self._killed("memout", f"the run added over {memory_mb} MB of "
+                                        f"resident memory (the worker's own {idle >> 20} MB "
+                                        "not counted)", start, cpu0)

@@ -29,7 +29,8 @@ from ..core.limits import Limits
 from ..core.result import Result, Stats, Status
 from ..puzzles import cave
 
-__all__ = ["solve_puzzlekit", "puzzlekit_supports", "PUZZLEKIT_MISSING"]
+__all__ = ["solve_puzzlekit", "puzzlekit_supports", "check_puzzlekit_options",
+           "PUZZLEKIT_MISSING"]
 
 PUZZLEKIT_MISSING = "puzzlekit is not installed (pip install puzzlekit, or twinsolve[peers])"
 _STATUS = {"Optimal": Status.SOLVED, "Feasible": Status.SOLVED, "Infeasible": Status.UNSAT,
@@ -44,6 +45,13 @@ def puzzlekit_supports(instance: Any) -> str | None:
     if not isinstance(instance, cave.Instance):
         return "the puzzlekit peer back-end handles cave only"
     return None
+
+
+def check_puzzlekit_options(limits: Limits) -> None:
+    """Refuse what CP-SAT would refuse, since puzzlekit hands it the options (registry checker)."""
+    from ..models import cpsat_common
+
+    cpsat_common.check_options(limits, "puzzlekit")
 
 
 def _puzzlekit_input(instance: cave.Instance) -> dict[str, Any]:

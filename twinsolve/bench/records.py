@@ -4,6 +4,12 @@ A `RunRecord` is plain data: where the instance came from, which back-end
 spec ran, the verified `Result` fields flattened, and the wall time the
 harness saw. Records are what the verdict pass rewrites (to `wrong`) and what
 the summary table aggregates.
+
+Three identities matter: `instance_hash` is the board (the puzzle without its
+metadata comments: runs of different back-ends on the same board are checked
+against each other); `task` is the instance file (board, metadata and path:
+one task per file, even when two files hold the same board); `run_id` is the
+stored row (`reused_from` names the row whose answer a duplicate board shares).
 """
 
 from __future__ import annotations
@@ -35,6 +41,11 @@ class RunRecord:
     seed: int = 0
     instance_hash: str = ""
     timeout_s: float | None = None
+    memory_mb: int | None = None
+    task_path: str = ""
+    task_hash: str = ""
+    run_id: int | None = None
+    reused_from: int | None = None
 
     @property
     def solved(self) -> bool:
@@ -50,6 +61,11 @@ class RunRecord:
 
     def marked_wrong(self, why: str) -> RunRecord:
         return replace(self, status=Status.WRONG, message=why)
+
+    @property
+    def task(self) -> tuple[str, str]:
+        """The instance file this run answers: (content hash with metadata, path)."""
+        return (self.task_hash or self.instance_hash, self.task_path or self.path)
 
     @property
     def nodes(self) -> int | None:

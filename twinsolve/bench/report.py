@@ -8,6 +8,14 @@ one consistent snapshot. Every stored run is judged again
 other back-ends, so a run stored as `solved` may be reported as `wrong`; the
 stored status stays beside the verdict in every export.
 
+Which runs. By default a report shows the plan of the latest session (the
+runs the last `twinsolve bench` asked for, run then or stored earlier), so its
+numbers are those of one set of limits; `session=N` picks another session's
+plan, `timeout=S` every task's latest run at that time limit, and
+`all_sessions` every stored run. Where the runs shown were made under more
+than one set of limits, each back-end's label says which (`hand [10s]`), so no
+row mixes them.
+
 Outputs, each written atomically (twinsolve.core.atomic):
 - the summary rows (twinsolve.bench.summary), which the CLI prints as a table;
 - `--csv FILE`: one row per run, every stored column in table order, with
@@ -17,7 +25,13 @@ Outputs, each written atomically (twinsolve.core.atomic):
 - `--json FILE`: {"database", "summary", "sessions", "runs"}; runs hold the
   same fields as the CSV, with the JSON-valued columns decoded;
 - `--plots DIR`: PNG and SVG of every plot (twinsolve.bench.plots);
-- `--html FILE`: one self-contained page (twinsolve.bench.html).
+- `--html FILE`: one self-contained page (twinsolve.bench.html);
+- `--markdown FILE`, `--latex FILE`: the summary table with every column, for
+  a README or a paper (Markdown pipe table; LaTeX booktabs `tabular`), with
+  over which tasks each puzzle's PAR-2 is taken.
+
+Two databases (`twinsolve report A B`) are compared side by side by
+twinsolve.bench.compare, each loaded with `load`.
 
 A path that does not exist, or a file that is not a twinsolve results
 database, is a `UsageError` with one line naming it.
@@ -28,22 +42,24 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.atomic import output_folder, write_text
+from ..core.errors import UsageError
 from .records import RunRecord
 from .store import Store
-from .summary import SummaryRow, summarise
+from .summary import COLUMNS, DEFINITIONS, SummaryRow, is_virtual_best, scope_notes, summarise
+from .tables import latex, markdown
 from .verdict import judge
 
 if TYPE_CHECKING:
     from .plots import Plot
 
-__all__ = ["ReportData", "ReportResult", "load", "run_rows", "csv_text", "json_text", "report"]
+__all__ = ["ReportData", "ReportResult", "load", "run_rows", "csv_text", "json_text",
+           "markdown_text", "latex_text", "report"]
 
 _JSON_COLUMNS = ("stats", "solution", "metadata")
 
@@ -53,11 +69,13 @@ class ReportData:
     """A results database loaded and judged: what every output is made from."""
 
     db: Path
+    selection: str                           # which runs are shown, in words
     columns: tuple[str, ...]                 # the runs table's columns, in table order
     rows: tuple[dict[str, Any], ...]         # the stored runs, raw, ordered by id
     records: tuple[RunRecord, ...]           # the same runs, judged (same order)
     sessions: tuple[dict[str, Any], ...]     # provenance, one per bench invocation
     summary: tuple[SummaryRow, ...]
+    invalid: tuple[str, ...] = ()            # files the shown session skipped as invalid
 
 
 @dataclass(frozen=True)
@@ -72,24 +90,64 @@ class ReportResult:
         return list(self.data.summary)
 
 
-def _raw_runs(connection: sqlite3.Connection) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
-    cursor = connection.execute("SELECT * FROM runs ORDER BY id")
-    columns = tuple(d[0] for d in cursor.description)
-    return columns, [dict(zip(columns, row, strict=True)) for row in cursor]
+def _limits_label(record: RunRecord) -> str:
+    parts = [] if record.timeout_s is None else [f"{record.timeout_s:g}s"]
+    if record.memory_mb is not None:
+        parts.append(f"{record.memory_mb}MB")
+    return " ".join(parts) or "no limit"
 
 
-def load(db_path: str | Path) -> ReportData:
-    """Read and judge a results database; UsageError if it is missing or not one."""
+def _labelled(records: list[RunRecord]) -> list[RunRecord]:
+    """Records whose back-end label names their limits, when the runs mix several."""
+    if len({(r.timeout_s, r.memory_mb) for r in records}) <= 1:
+        return records
+    return [replace(r, backend=f"{r.backend} [{_limits_label(r)}]") for r in records]
+
+
+def _select(store: Store, session: int | None, timeout: float | None,
+            all_sessions: bool) -> tuple[list[int] | None, str, int | None]:
+    """The run ids to show (None: all), the choice in words, and the session shown."""
+    if all_sessions:
+        return None, "every stored run, of every session", None
+    if timeout is not None:
+        ids = store.runs_with_timeout(timeout)
+        return ids, f"the latest run of every task at a {timeout:g} s time limit", None
+    known = [int(s["id"]) for s in store.sessions()]
+    if session is not None:
+        if session not in known:
+            raise UsageError(f"{store.path}: no session {session} (sessions: "
+                             f"{', '.join(map(str, known)) or 'none'})")
+        chosen = session
+    else:
+        latest = store.latest_planned_session()
+        if latest is None:
+            return None, "every stored run", None
+        chosen = latest
+    plan = store.plan(chosen)
+    which = "" if session is not None else " (the latest)"
+    return plan, f"the plan of session {chosen}{which}: {len(plan)} runs", chosen
+
+
+def load(db_path: str | Path, session: int | None = None, timeout: float | None = None,
+         all_sessions: bool = False) -> ReportData:
+    """Read and judge a results database; UsageError if it is missing or not one.
+
+    By default the latest session's plan; see the module docstring for the others.
+    """
+    if sum((session is not None, timeout is not None, all_sessions)) > 1:
+        raise UsageError("report: choose one of --session, --timeout and --all-sessions")
     path = Path(db_path)
     with Store.open_read_only(path) as store:
         # One read transaction: the raw rows and the records are the same snapshot,
         # even while a benchmark is still adding runs.
         with store.reading():
-            columns, rows = _raw_runs(store.db)
-            records = judge(store.records())
+            ids, selection, shown = _select(store, session, timeout, all_sessions)
+            columns, rows = store.rows(ids)
+            records = _labelled(judge(store.records(ids)))
             sessions = store.sessions()
-    return ReportData(path, columns, tuple(rows), tuple(records), tuple(sessions),
-                      tuple(summarise(records)))
+            invalid = store.invalid(shown) if shown is not None else []
+    return ReportData(path, selection, columns, tuple(rows), tuple(records), tuple(sessions),
+                      tuple(summarise(records)), tuple(invalid))
 
 
 # ------------------------------------------------------------------ exports
@@ -147,6 +205,22 @@ def json_text(data: ReportData) -> str:
     return json.dumps(document, indent=1) + "\n"
 
 
+def markdown_text(data: ReportData) -> str:
+    """The summary as a Markdown table (every column), then what PAR-2 is taken over."""
+    notes = "".join(f"- {puzzle}: {note}\n" for puzzle, note in scope_notes(data.summary).items())
+    return (f"{markdown(COLUMNS, data.summary, emphasis=is_virtual_best)}\n{notes}\n"
+            f"{DEFINITIONS}.\n")
+
+
+def latex_text(data: ReportData) -> str:
+    """The summary as a booktabs `tabular` (a rule between puzzles); the notes as comments."""
+    comment = "\n".join([f"twinsolve report: {data.db}",
+                         *(f"{p}: {note}" for p, note in scope_notes(data.summary).items()),
+                         DEFINITIONS])
+    return latex(COLUMNS, data.summary, comment=comment, emphasis=is_virtual_best,
+                 rule_before=lambda previous, row: previous["puzzle"] != row["puzzle"])
+
+
 # ------------------------------------------------------------------ the command
 
 def _plots_and_svgs(data: ReportData, plots_dir: str | Path | None,
@@ -169,14 +243,24 @@ def _plots_and_svgs(data: ReportData, plots_dir: str | Path | None,
 
 def report(db_path: str | Path, html: str | Path | None = None, csv: str | Path | None = None,
            json_path: str | Path | None = None,
-           plots: str | Path | None = None) -> ReportResult:
-    """Load and judge `db_path`, write the outputs asked for, and say what was written."""
-    data = load(db_path)
+           plots: str | Path | None = None, session: int | None = None,
+           timeout: float | None = None, all_sessions: bool = False,
+           markdown_path: str | Path | None = None,
+           latex_path: str | Path | None = None) -> ReportResult:
+    """Load and judge `db_path`, write the outputs asked for, and say what was written.
+
+    `session`, `timeout` and `all_sessions` choose the runs shown (see `load`).
+    """
+    data = load(db_path, session=session, timeout=timeout, all_sessions=all_sessions)
     written: list[Path] = []
     if csv is not None:
         written.append(write_text(csv, csv_text(data)))
     if json_path is not None:
         written.append(write_text(json_path, json_text(data)))
+    if markdown_path is not None:
+        written.append(write_text(markdown_path, markdown_text(data)))
+    if latex_path is not None:
+        written.append(write_text(latex_path, latex_text(data)))
     if plots is not None or html is not None:
         plot_files, embedded = _plots_and_svgs(data, plots, want_svg=html is not None)
         written.extend(plot_files)

@@ -1,69 +1,105 @@
 """The benchmark database: SQLite, one row per run, written by the coordinator only.
 
-A run is keyed by (instance content hash, back-end, back-end options, seed):
-the same instance under another path is the same run, and rerunning a suite
-skips every key already stored (resume). Each run is inserted and committed
-in its own transaction, so killing the harness at any moment, even with
-`kill -9`, loses at most the runs in flight and never leaves a half-written
-row; the UNIQUE key makes a duplicate impossible. Stats, solution and
-instance metadata are kept as JSON text. Counts are stored as text, since
-they can exceed 64 bits.
+What a run is. A stored run is keyed by everything that decides its outcome
+(`RunKey`): the task (`task_hash`, the instance's content hash including its
+metadata, and `task_path`, its path relative to the suite root), the back-end
+name and its options (canonical JSON), the seed, and the limits it ran under
+(`limits`: canonical JSON of timeout, memory, unique, count). Rerunning a suite
+skips every key already stored (resume); the same board under other limits, or
+in another file with other metadata, is another run. Two files holding the same
+board under the same back-end and limits may share one answer: the second is
+stored as its own run with `reused_from` naming the run it copies.
 
-The `sessions` table records provenance for every invocation that ran
-something: versions, git commit, host, CPU, start time, the command line.
+Sessions and plans. Every `twinsolve bench` invocation is a session (provenance:
+versions, git commit, host, CPU, start time, the command line, the limits) and
+records its plan: the `plan` table links the session to every run it asked for,
+run now or stored earlier, so a report can show exactly one invocation's runs.
+`invalid` lists the files a session skipped (`--skip-invalid`) and why.
 
-A file that is not a twinsolve results database, or a stored row that does
-not decode, is a one-line `UsageError`, never a traceback. Reports open the
-database with `Store.open_read_only`: never created, never changed (not
-SQLite's `mode=ro`, which cannot tidy away the -wal and -shm files of a WAL
-database when it closes; `query_only` refuses writes instead).
+Crash safety. Each run is inserted with its plan row in one transaction, so
+killing the harness at any moment, even with `kill -9`, loses at most the runs
+in flight and never leaves a half-written row; UNIQUE (session, key) makes a
+duplicate within a session impossible (`--fresh` runs a key again in a new
+session, keeping the old run as history).
+
+Versions. `PRAGMA user_version` is the schema version (2). A database of
+schema 1 (runs keyed by board, back-end, options and seed only) is upgraded in
+place when the harness opens it, in one transaction; its runs keep their
+stored path as `task_path` and get their limits from the columns they had.
+Reports never write: they upgrade a copy in memory.
+
+A file that is not a twinsolve results database, a damaged or read-only one,
+or a stored row that does not decode, is a one-line `UsageError`, never a
+traceback. Reports open the database with `Store.open_read_only`: never
+created, never changed (`query_only`; in a folder where SQLite cannot create
+its shared-memory file, the database is read as immutable).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import UsageError
 from ..core.result import Status
+from ..core.sources import printable
 from .records import RunRecord
 
-__all__ = ["Store", "RunKey"]
+__all__ = ["Store", "RunKey", "SCHEMA_VERSION", "task_hash", "limits_key"]
 
-RunKey = tuple[str, str, str, int]
+SCHEMA_VERSION = 2
+
+# (task_hash, task_path, backend, options, seed, limits)
+RunKey = tuple[str, str, str, str, int, str]
+_KEY = ("task_hash", "task_path", "backend", "options", "seed", "limits")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     id INTEGER PRIMARY KEY,
     started TEXT, twinsolve TEXT, git_commit TEXT, python TEXT, ortools TEXT,
     python_sat TEXT, host TEXT, cpu TEXT, platform TEXT, argv TEXT,
-    jobs INTEGER, timeout_s REAL, memory_mb INTEGER, executor TEXT
+    jobs INTEGER, timeout_s REAL, memory_mb INTEGER, executor TEXT, fresh INTEGER DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
     session_id INTEGER REFERENCES sessions(id),
-    instance_hash TEXT NOT NULL, backend TEXT NOT NULL, options TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    instance_path TEXT NOT NULL, puzzle TEXT NOT NULL, backend_spec TEXT NOT NULL,
+    task_hash TEXT NOT NULL, task_path TEXT NOT NULL, backend TEXT NOT NULL,
+    options TEXT NOT NULL, seed INTEGER NOT NULL, limits TEXT NOT NULL,
+    instance_hash TEXT NOT NULL, instance_path TEXT NOT NULL, puzzle TEXT NOT NULL,
+    backend_spec TEXT NOT NULL,
     status TEXT NOT NULL, objective INTEGER, is_unique INTEGER, count TEXT,
     verified INTEGER, wall_s REAL, cpu_s REAL, build_s REAL, solve_s REAL, nodes INTEGER,
     stats TEXT, message TEXT, solution TEXT, metadata TEXT, timeout_s REAL, memory_mb INTEGER,
+    reused_from INTEGER REFERENCES runs(id),
     finished TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    UNIQUE (instance_hash, backend, options, seed)
+    UNIQUE (session_id, task_hash, task_path, backend, options, seed, limits)
+);
+CREATE INDEX IF NOT EXISTS runs_by_key ON runs (task_hash, task_path, backend, options, seed,
+                                               limits);
+CREATE INDEX IF NOT EXISTS runs_by_board ON runs (instance_hash, backend, options, seed, limits);
+CREATE TABLE IF NOT EXISTS plan (
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    PRIMARY KEY (session_id, run_id)
+);
+CREATE TABLE IF NOT EXISTS invalid (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    message TEXT NOT NULL
 );
 """
 
-_COLUMNS = ("session_id", "instance_hash", "backend", "options", "seed", "instance_path",
-            "puzzle", "backend_spec", "status", "objective", "is_unique", "count", "verified",
-            "wall_s", "cpu_s", "build_s", "solve_s", "nodes", "stats", "message", "solution",
-            "metadata", "timeout_s", "memory_mb")
+_COLUMNS = ("session_id", *_KEY, "instance_hash", "instance_path", "puzzle", "backend_spec",
+            "status", "objective", "is_unique", "count", "verified", "wall_s", "cpu_s",
+            "build_s", "solve_s", "nodes", "stats", "message", "solution", "metadata",
+            "timeout_s", "memory_mb", "reused_from")
 
-
-# A database missing any of these was not written by twinsolve.
+# A database missing any of these was not written by twinsolve (schema 1 or 2).
 _REQUIRED = {
     "runs": frozenset({"id", "session_id", "instance_hash", "backend", "options", "seed",
                        "instance_path", "puzzle", "backend_spec", "status", "objective",
@@ -73,24 +109,101 @@ _REQUIRED = {
 }
 
 
+def task_hash(instance_hash: str, metadata: dict[str, str]) -> str:
+    """A task's identity: the board's hash and its metadata (order-free), hashed together.
+
+    Built from the stored board hash and metadata so that a schema-1 database,
+    which kept exactly those, upgrades to the same identities a new plan computes.
+    """
+    text = json.dumps([instance_hash, sorted(metadata.items())], ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def limits_key(timeout: float | None, memory_mb: int | None, unique: bool,
+               count: bool) -> str:
+    """The limits a run ran under, as the canonical JSON text that is part of its key."""
+    return json.dumps({"count": bool(count), "memory_mb": memory_mb, "timeout": timeout,
+                       "unique": bool(unique)}, sort_keys=True)
+
+
+def _clean(value: Any) -> Any:
+    """Text SQLite can store: lone surrogates (undecodable file names, bad JSON keys)
+    are written as backslash escapes instead of failing the insert."""
+    return printable(value) if isinstance(value, str) else value
+
+
+# What a damaged file can raise: SQLite's errors, and text in a broken page that is not
+# UTF-8 (the sqlite3 module decodes every TEXT value it reads).
+_DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+
+
 def _not_ours(path: Path, why: str) -> UsageError:
     return UsageError(f"{path}: not a twinsolve results database ({why})")
 
 
-def _unreadable(path: Path, exc: sqlite3.Error) -> UsageError:
-    if "not a database" in str(exc) or "malformed" in str(exc):
-        return _not_ours(path, str(exc))
-    return UsageError(f"{path}: cannot use the results database ({exc})")
+def _unreadable(path: Path, exc: Exception) -> UsageError:
+    if isinstance(exc, UnicodeDecodeError):
+        return UsageError(f"{path}: damaged or not a results database (text that is not "
+                          "UTF-8)")
+    text = str(exc)
+    if "not a database" in text or "malformed" in text:
+        return UsageError(f"{path}: damaged or not a results database ({text})")
+    if "readonly" in text or "read-only" in text:
+        return UsageError(f"{path}: results database is read-only ({text}); give "
+                          "'--db' a file you may write")
+    return UsageError(f"{path}: cannot use the results database ({text})")
 
 
-def _check_schema(db: sqlite3.Connection, path: Path) -> None:
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _check_schema(db: sqlite3.Connection, path: Path) -> int:
+    """The schema version of a twinsolve database (1 or 2); UsageError for anything else."""
     for table, needed in _REQUIRED.items():
-        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        have = _columns(db, table)
         if not have:
             raise _not_ours(path, f"no '{table}' table")
         missing = sorted(needed - have)
         if missing:
             raise _not_ours(path, f"'{table}' lacks column {missing[0]!r}")
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise UsageError(f"{path}: results database of schema {version}, made by a newer "
+                         f"twinsolve (this one reads schema {SCHEMA_VERSION} and older)")
+    return version if version else (2 if "task_hash" in _columns(db, "runs") else 1)
+
+
+def _upgrade_from_1(db: sqlite3.Connection) -> int:
+    """Rewrite a schema-1 database as schema 2 in the open transaction; runs kept."""
+    db.execute("ALTER TABLE runs RENAME TO runs_v1")
+    if "fresh" not in _columns(db, "sessions"):
+        db.execute("ALTER TABLE sessions ADD COLUMN fresh INTEGER DEFAULT 0")
+    for statement in _SCHEMA.split(";"):  # not executescript: it would commit first
+        if statement.strip():
+            db.execute(statement)
+    db.row_factory = sqlite3.Row
+    try:
+        old = list(db.execute("SELECT * FROM runs_v1 ORDER BY id"))
+    finally:
+        db.row_factory = None
+    for row in old:
+        metadata = json.loads(row["metadata"] or "{}")
+        memory = row["memory_mb"] if "memory_mb" in row.keys() else None
+        limits = limits_key(row["timeout_s"], memory, row["is_unique"] is not None,
+                            row["count"] is not None)
+        values = {name: row[name] for name in row.keys() if name in _COLUMNS or name in
+                  ("id", "finished")}
+        values.update(task_hash=task_hash(row["instance_hash"], metadata),
+                      task_path=row["instance_path"], limits=limits)
+        names = list(values)
+        db.execute(f"INSERT INTO runs ({', '.join(names)}) VALUES "
+                   f"({', '.join('?' * len(names))})", [values[n] for n in names])
+        db.execute("INSERT OR IGNORE INTO plan (session_id, run_id) VALUES (?, ?)",
+                   (row["session_id"], row["id"]))
+    db.execute("DROP TABLE runs_v1")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return len(old)
 
 
 def _bool(value: bool | None) -> int | None:
@@ -102,39 +215,84 @@ class Store:
 
     def __init__(self, path: str | Path, connection: sqlite3.Connection | None = None) -> None:
         self.path = Path(path)
+        self.upgraded_runs: int | None = None  # runs kept, when a schema-1 file was upgraded
         if connection is not None:
             self.db = connection
             return
-        if self.path.exists() and not self.path.is_file():
-            raise UsageError(f"{self.path}: not a file (expected a results database)")
+        try:
+            if self.path.exists() and not self.path.is_file():
+                raise UsageError(f"{self.path}: not a file (expected a results database)")
+            if self.path.exists() and not self.path.stat().st_size == 0:
+                _probe_header(self.path)
+        except OSError as exc:
+            raise UsageError(f"{self.path}: cannot use the results database "
+                             f"({exc.strerror})") from None
         try:
             # each insert commits on its own (one run = one transaction)
             self.db = sqlite3.connect(str(self.path), timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(_SCHEMA)
-            self.db.commit()
-            _check_schema(self.db, self.path)
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise _unreadable(self.path, exc) from None
+        try:
+            self._prepare()
+        except _DB_ERRORS as exc:
+            self.db.close()
+            raise _unreadable(self.path, exc) from None
+        except UsageError:
+            self.db.close()
+            raise
+
+    def _prepare(self) -> None:
+        db = self.db
+        fresh = not _columns(db, "runs") and not _columns(db, "sessions")
+        if fresh:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(_SCHEMA)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.commit()
+        version = _check_schema(db, self.path)
+        if version == 1:
+            with db:
+                db.execute("BEGIN IMMEDIATE")
+                self.upgraded_runs = _upgrade_from_1(db)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        # Take the write lock once now, so a read-only file or folder is refused
+        # before anything runs, not at the first finished run.
+        db.execute("BEGIN IMMEDIATE")
+        db.rollback()
+        db.execute("PRAGMA quick_check(1)").fetchone()
 
     @classmethod
     def open_read_only(cls, path: str | Path) -> Store:
-        """An existing results database on a connection that refuses every write."""
+        """An existing results database on a connection that never writes it.
+
+        A schema-1 database is copied into memory and upgraded there, so the file
+        stays as it is.
+        """
         path = Path(path)
-        if not path.exists():
-            raise UsageError(f"{path}: no such results database")
-        if not path.is_file():
-            raise UsageError(f"{path}: not a file (expected a results database from "
-                             "'twinsolve bench --db FILE')")
         try:
-            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True)
-        except sqlite3.Error as exc:
-            raise _unreadable(path, exc) from None
+            if not path.exists():
+                raise UsageError(f"{path}: no such results database")
+            if not path.is_file():
+                raise UsageError(f"{path}: not a file (expected a results database from "
+                                 "'twinsolve bench --db FILE')")
+            _probe_header(path)
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read the results database "
+                             f"({exc.strerror})") from None
+        db = _connect_read_only(path)
         try:
+            version = _check_schema(db, path)
+            if version == 1:
+                memory = sqlite3.connect(":memory:")
+                db.backup(memory)
+                db.close()
+                db = memory
+                with db:
+                    db.execute("BEGIN")
+                    _upgrade_from_1(db)
             db.execute("PRAGMA query_only = ON")
-            _check_schema(db, path)
-        except (sqlite3.Error, UsageError) as exc:
+        except (*_DB_ERRORS, UsageError) as exc:
             db.close()
             if isinstance(exc, UsageError):
                 raise
@@ -147,11 +305,19 @@ class Store:
         try:
             self.db.execute("BEGIN")
             yield
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise _unreadable(self.path, exc) from None
         finally:
             if self.db.in_transaction:
                 self.db.rollback()
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Any SQLite failure mid-run (disk full, a damaged page) as one usage line."""
+        try:
+            yield
+        except _DB_ERRORS as exc:
+            raise _unreadable(self.path, exc) from None
 
     def close(self) -> None:
         self.db.close()
@@ -162,66 +328,164 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # ------------------------------------------------------------ writing (the harness)
+
     def start_session(self, info: dict[str, Any]) -> int:
         keys = [k for k in info if k != "id"]
-        with self.db:
+        with self._guard(), self.db:
             cursor = self.db.execute(
                 f"INSERT INTO sessions ({', '.join(keys)}) VALUES ({', '.join('?' * len(keys))})",
-                [info[k] for k in keys])
+                [_clean(info[k]) for k in keys])
         return int(cursor.lastrowid)
 
-    def done_keys(self) -> set[RunKey]:
-        rows = self.db.execute("SELECT instance_hash, backend, options, seed FROM runs")
-        return {(h, b, o, int(s)) for h, b, o, s in rows}
-
-    def add(self, session_id: int, key: RunKey, record: RunRecord, timeout_s: float | None,
-            memory_mb: int | None) -> bool:
-        """Insert one run in its own transaction; False if the key was already stored."""
-        instance_hash, backend, options, seed = key
+    def add(self, session_id: int, key: RunKey, record: RunRecord,
+            reused_from: int | None = None) -> int:
+        """Insert one run and its plan row in one transaction; return the run's id."""
         stats = record.stats
-        values = (session_id, instance_hash, backend, options, seed, record.path, record.puzzle,
+        values = (session_id, *key, record.instance_hash, record.path, record.puzzle,
                   record.backend, record.status.value, record.objective, _bool(record.unique),
                   None if record.count is None else str(record.count), _bool(record.verified),
                   record.wall_s, record.cpu_s, stats.get("build_s"), stats.get("solve_s"),
                   stats.get("nodes"), json.dumps(stats), record.message,
                   None if record.solution is None else json.dumps(record.solution),
-                  json.dumps(record.metadata), timeout_s, memory_mb)
-        with self.db:
+                  json.dumps(record.metadata), record.timeout_s, record.memory_mb, reused_from)
+        with self._guard(), self.db:
             cursor = self.db.execute(
-                f"INSERT OR IGNORE INTO runs ({', '.join(_COLUMNS)}) "
-                f"VALUES ({', '.join('?' * len(_COLUMNS))})", values)
-        return cursor.rowcount == 1
+                f"INSERT INTO runs ({', '.join(_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(_COLUMNS))})", [_clean(v) for v in values])
+            run_id = int(cursor.lastrowid)
+            self.db.execute("INSERT INTO plan (session_id, run_id) VALUES (?, ?)",
+                            (session_id, run_id))
+        return run_id
 
-    def records(self, keys: Iterable[RunKey] | None = None) -> list[RunRecord]:
-        """Stored runs as records (all of them, or those with the given keys)."""
-        return list(self.records_by_key(keys).values())
+    def link(self, session_id: int, run_ids: Iterable[int]) -> None:
+        """Put runs stored earlier into this session's plan."""
+        with self._guard(), self.db:
+            self.db.executemany("INSERT OR IGNORE INTO plan (session_id, run_id) VALUES (?, ?)",
+                                [(session_id, run_id) for run_id in run_ids])
 
-    def records_by_key(self, keys: Iterable[RunKey] | None = None) -> dict[RunKey, RunRecord]:
-        wanted = None if keys is None else set(keys)
-        out = {}
+    def add_invalid(self, session_id: int, messages: Sequence[str]) -> None:
+        with self._guard(), self.db:
+            self.db.executemany("INSERT INTO invalid (session_id, message) VALUES (?, ?)",
+                                [(session_id, _clean(m)) for m in messages])
+
+    # ------------------------------------------------------------ reading
+
+    def stored(self, keys: Iterable[RunKey]) -> dict[RunKey, int]:
+        """The latest stored run id of each key that has one."""
+        out: dict[RunKey, int] = {}
+        with self._guard():
+            for key in keys:
+                row = self.db.execute(
+                    f"SELECT MAX(id) FROM runs WHERE {' AND '.join(f'{k} = ?' for k in _KEY)}",
+                    key).fetchone()
+                if row[0] is not None:
+                    out[key] = int(row[0])
+        return out
+
+    def board_run(self, instance_hash: str, backend: str, options: str, seed: int,
+                  limits: str) -> int | None:
+        """The latest run of this board, back-end, options, seed and limits (any file)."""
+        with self._guard():
+            row = self.db.execute(
+                "SELECT MAX(id) FROM runs WHERE instance_hash = ? AND backend = ? AND "
+                "options = ? AND seed = ? AND limits = ?",
+                (instance_hash, backend, options, seed, limits)).fetchone()
+        return None if row[0] is None else int(row[0])
+
+    def records(self, run_ids: Iterable[int] | None = None) -> list[RunRecord]:
+        """Stored runs as records, ordered by id: all of them, or those with the given ids."""
+        wanted = None if run_ids is None else set(run_ids)
+        out = []
         for row in self._rows():
-            key = (row["instance_hash"], row["backend"], row["options"], int(row["seed"]))
-            if wanted is None or key in wanted:
+            if wanted is None or row["id"] in wanted:
                 try:
-                    out[key] = _record(row)
+                    out.append(_record(row))
                 except (ValueError, TypeError) as exc:  # a bad status or JSON in the row
                     raise UsageError(f"{self.path}: stored run {row['id']} cannot be read "
                                      f"({exc})") from None
         return out
 
+    def rows(self, run_ids: Iterable[int] | None = None) -> tuple[tuple[str, ...],
+                                                                  list[dict[str, Any]]]:
+        """The raw stored rows (column names, rows as dicts), ordered by id."""
+        wanted = None if run_ids is None else set(run_ids)
+        with self._guard():
+            cursor = self.db.execute("SELECT * FROM runs ORDER BY id")
+            columns = tuple(d[0] for d in cursor.description)
+            rows = [dict(zip(columns, row, strict=True)) for row in cursor]
+        return columns, [r for r in rows if wanted is None or r["id"] in wanted]
+
     def _rows(self) -> Iterator[sqlite3.Row]:
         self.db.row_factory = sqlite3.Row
         try:
-            yield from self.db.execute("SELECT * FROM runs ORDER BY id")
+            with self._guard():
+                yield from self.db.execute("SELECT * FROM runs ORDER BY id")
         finally:
             self.db.row_factory = None
 
     def sessions(self) -> list[dict[str, Any]]:
         self.db.row_factory = sqlite3.Row
         try:
-            return [dict(r) for r in self.db.execute("SELECT * FROM sessions ORDER BY id")]
+            with self._guard():
+                return [dict(r) for r in self.db.execute("SELECT * FROM sessions ORDER BY id")]
         finally:
             self.db.row_factory = None
+
+    def plan(self, session_id: int) -> list[int]:
+        """The run ids of one session's plan."""
+        with self._guard():
+            return [int(r[0]) for r in self.db.execute(
+                "SELECT run_id FROM plan WHERE session_id = ? ORDER BY run_id", (session_id,))]
+
+    def latest_planned_session(self) -> int | None:
+        with self._guard():
+            row = self.db.execute("SELECT MAX(session_id) FROM plan").fetchone()
+        return None if row[0] is None else int(row[0])
+
+    def invalid(self, session_id: int) -> list[str]:
+        with self._guard():
+            return [str(r[0]) for r in self.db.execute(
+                "SELECT message FROM invalid WHERE session_id = ? ORDER BY id", (session_id,))]
+
+    def runs_with_timeout(self, timeout: float) -> list[int]:
+        """The latest run of each key whose time limit was `timeout` seconds."""
+        with self._guard():
+            rows = self.db.execute(
+                f"SELECT MAX(id) FROM runs WHERE timeout_s = ? GROUP BY {', '.join(_KEY)}",
+                (timeout,))
+            return sorted(int(r[0]) for r in rows)
+
+
+def _probe_header(path: Path) -> None:
+    """Refuse a file that is plainly not SQLite before SQLite tries to use it."""
+    with path.open("rb") as handle:
+        head = handle.read(16)
+    if head and head != b"SQLite format 3\x00":
+        raise _not_ours(path, "not an SQLite file")
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that never writes; immutable where SQLite cannot make its -shm file.
+
+    A WAL database needs a shared-memory file beside it even to read; in a
+    read-only folder that cannot be created, and nobody can be writing there
+    either, so reading the file as immutable sees all there is.
+    """
+    uri = path.resolve().as_uri()
+    try:
+        db = sqlite3.connect(f"{uri}?mode=rw", uri=True)
+        db.execute("PRAGMA query_only = ON")
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.Error:
+        pass
+    try:
+        db = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except _DB_ERRORS as exc:
+        raise _unreadable(path, exc) from None
 
 
 def _record(row: sqlite3.Row) -> RunRecord:
@@ -237,5 +501,6 @@ def _record(row: sqlite3.Row) -> RunRecord:
         metadata=json.loads(row["metadata"] or "{}"),
         solution=None if row["solution"] is None else json.loads(row["solution"]),
         cpu_s=row["cpu_s"], seed=int(row["seed"]), instance_hash=row["instance_hash"],
-        timeout_s=row["timeout_s"],
+        timeout_s=row["timeout_s"], memory_mb=row["memory_mb"], task_path=row["task_path"],
+        task_hash=row["task_hash"], run_id=int(row["id"]), reused_from=row["reused_from"],
     )

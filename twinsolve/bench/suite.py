@@ -1,36 +1,45 @@
-"""A benchmark suite from paths to the summary table: plan, resume, run, store, judge.
+"""A benchmark suite from paths to judged records: plan, resume, run, store, judge.
 
-1. Plan every (instance, back-end spec, seed) run.
-2. Skip the runs whose key the database already holds (resume).
-3. Run the rest on the executor; the coordinator stores each record the
-   moment it arrives, in its own transaction.
-4. Judge every planned run, stored earlier or now, against metadata and
-   against the other back-ends, and summarise.
+1. Plan every (instance file, back-end spec, seed) run under the limits, and
+   check everything first (twinsolve.bench.plan): nothing is stored when a
+   spec or a file is refused.
+2. Open the database and start a session; its plan is every run it asks for.
+3. Resume: the runs whose key the database already holds are not run again
+   (`resuming: 116 of 324 runs already stored`); `fresh` runs everything anew
+   in the new session, leaving the old runs as history.
+4. Run the rest on the executor. Tasks that differ only in their file (the same
+   board, back-end, options, seed and limits in two files) run once: the others
+   are stored as runs of their own that reuse that answer (`reused_from`).
+   The coordinator stores each record the moment it arrives, in its own
+   transaction.
+5. Judge every planned run, stored earlier or now, against its own file's
+   metadata and against the other back-ends on the same board.
 
-The progress bar shows elapsed time, runs done / total and the count of each
-status so far; it is drawn only when a console is given (not with --quiet).
+`say` receives the one-line messages a user should see even with `--quiet`
+(resuming, skipped files); the progress bar shows elapsed time, runs done /
+total and the count of each status so far, drawn only when a console is given.
 """
 
 from __future__ import annotations
 
 import sys
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..core.errors import UsageError
-from .execute import Budget, Executor, LocalPool
-from .plan import plan_suite
+from .execute import Executor, LocalPool
+from .plan import Budget, Task, plan_suite
 from .provenance import provenance
 from .records import RunRecord
 from .store import Store
 from .verdict import judge
 
-__all__ = ["SuiteConfig", "run_suite"]
+__all__ = ["SuiteConfig", "SuiteOutcome", "run_suite"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,21 @@ class SuiteConfig:
     db: str | Path = "twinsolve-bench.sqlite"
     jobs: int = 1
     executor_name: str = "local"
+    fresh: bool = False
+    skip_invalid: bool = False
+
+
+@dataclass(frozen=True)
+class SuiteOutcome:
+    """The judged runs of the plan (in plan order) and what the suite did to get them."""
+
+    records: list[RunRecord]
+    session: int
+    planned: int
+    resumed: int                      # runs found stored, not run again
+    reused: int                       # runs that share another file's answer
+    invalid: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def _progress(console: Console | None) -> Progress:
@@ -51,33 +75,86 @@ def _progress(console: Console | None) -> Progress:
                     console=console, disable=console is None, transient=True)
 
 
+def _as_follower(record: RunRecord, task: Task) -> RunRecord:
+    """The answer of one file, stored for another file with the same board."""
+    return replace(record, path=str(task.path), metadata=task.metadata,
+                   task_path=task.task_path, task_hash=task.task_hash)
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
 def run_suite(config: SuiteConfig, console: Console | None = None,
-              executor: Executor | None = None) -> list[RunRecord]:
+              executor: Executor | None = None,
+              say: Callable[[str], None] = _quiet) -> SuiteOutcome:
     """Run what is not yet stored; return the judged records of the whole plan."""
-    tasks = plan_suite(config.paths, config.backends, quick=config.quick, repeat=config.repeat)
+    plan = plan_suite(config.paths, config.backends, quick=config.quick, repeat=config.repeat,
+                      budget=config.budget, skip_invalid=config.skip_invalid)
+    for note in plan.notes:
+        say(note)
+    for line in plan.invalid:
+        say(f"skipped (invalid): {line}")
+    tasks = plan.tasks
     if not tasks:
-        raise UsageError("nothing to run: no instance files (*.txt) under the given paths")
+        raise UsageError("nothing to run: no instance files (*.txt, *.json) under the given "
+                         "paths" + (" (all of them are invalid)" if plan.invalid else ""))
     executor = executor or LocalPool(config.jobs)
     with Store(config.db) as store:
-        done = store.done_keys()
-        todo = [t for t in tasks if t.key not in done]
-        if todo:
-            session = store.start_session({
-                **provenance(), "argv": " ".join(sys.argv), "jobs": config.jobs,
-                "timeout_s": config.budget.timeout, "memory_mb": config.budget.memory_mb,
-                "executor": config.executor_name})
-            counts: Counter[str] = Counter()
-            with _progress(console) as progress:
-                bar = progress.add_task("", total=len(tasks), completed=len(tasks) - len(todo))
-                for task, record in executor(todo, config.budget):
-                    store.add(session, task.key, record, config.budget.timeout,
-                              config.budget.memory_mb)
-                    counts[record.status.value] += 1
-                    progress.update(bar, advance=1, description=" ".join(
-                        f"{k} {v}" for k, v in sorted(counts.items())))
-        # Judge with the metadata and paths of this plan: a run stored under another
-        # file with the same puzzle (the key ignores comments) meets today's expectations.
-        stored = store.records_by_key(t.key for t in tasks)
-        return judge(replace(stored[t.key], path=str(t.path), metadata=t.metadata)
-                     for t in tasks if t.key in stored)
+        if store.upgraded_runs is not None:
+            say(f"upgraded {config.db} to the current results format "
+                f"({store.upgraded_runs} runs kept)")
+        stored = {} if config.fresh else store.stored(t.key for t in tasks)
+        session = store.start_session({
+            **provenance(), "argv": " ".join(sys.argv), "jobs": config.jobs,
+            "timeout_s": config.budget.timeout, "memory_mb": config.budget.memory_mb,
+            "executor": config.executor_name, "fresh": int(config.fresh)})
+        store.add_invalid(session, plan.invalid)
+        store.link(session, stored.values())
+        if stored:
+            say(f"resuming: {len(stored)} of {len(tasks)} runs already stored")
+        run_ids = dict(stored)
+        reused = _run_missing(store, session, [t for t in tasks if t.key not in stored],
+                              config, console, executor, run_ids)
+        records = {r.run_id: r for r in store.records(run_ids.values())}
+        judged = judge(records[run_ids[t.key]] for t in tasks if t.key in run_ids)
+    return SuiteOutcome(judged, session, len(tasks), len(stored), reused, plan.invalid,
+                        plan.notes)
 
+
+def _run_missing(store: Store, session: int, todo: list[Task], config: SuiteConfig,
+                 console: Console | None, executor: Executor, run_ids: dict[tuple, int]) -> int:
+    """Run (or reuse) every task in `todo`, storing each; return how many were reused."""
+    groups: dict[tuple, list[Task]] = defaultdict(list)
+    for task in todo:
+        groups[task.board_key].append(task)
+    reused = 0
+    leaders = []
+    for board_key, group in groups.items():
+        earlier = None if config.fresh else store.board_run(*board_key)
+        if earlier is None:
+            leaders.append(group[0])
+            continue
+        original = store.records([earlier])[0]
+        for task in group:
+            run_ids[task.key] = store.add(session, task.key, _as_follower(original, task),
+                                          reused_from=earlier)
+            reused += 1
+    if not leaders:
+        return reused
+    counts: Counter[str] = Counter()
+    with _progress(console) as progress:
+        bar = progress.add_task("", total=len(run_ids) + sum(len(groups[t.board_key])
+                                                             for t in leaders),
+                                completed=len(run_ids))
+        for task, record in executor(leaders, config.budget):
+            first = store.add(session, task.key, record)
+            run_ids[task.key] = first
+            for other in groups[task.board_key][1:]:
+                run_ids[other.key] = store.add(session, other.key, _as_follower(record, other),
+                                               reused_from=first)
+                reused += 1
+            counts[record.status.value] += len(groups[task.board_key])
+            progress.update(bar, advance=len(groups[task.board_key]), description=" ".join(
+                f"{k} {v}" for k, v in sorted(counts.items())))
+    return reused

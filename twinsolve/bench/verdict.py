@@ -17,43 +17,69 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 from ..core.instance_file import ascii_int
 from ..core.result import Status
 from .records import RunRecord
 
-__all__ = ["judge"]
+__all__ = ["judge", "against_metadata", "Answer"]
 
 
-def _against_metadata(record: RunRecord) -> str | None:
-    meta = record.metadata
-    expected = ascii_int(meta.get("expect-objective"))
+class Answer(Protocol):
+    """What the metadata check reads: a bench `RunRecord` and a core `Result` both fit."""
+
+    # Read-only properties, so frozen dataclasses match.
+    @property
+    def status(self) -> Status: ...
+    @property
+    def objective(self) -> int | None: ...
+    @property
+    def unique(self) -> bool | None: ...
+    @property
+    def count(self) -> int | None: ...
+    @property
+    def verified(self) -> bool | None: ...
+    @property
+    def solution(self) -> dict[str, Any] | None: ...
+
+
+def against_metadata(metadata: Mapping[str, str], answer: Answer) -> str | None:
+    """Why `answer` contradicts the instance's `expect-*` metadata, or None.
+
+    The one check behind `bench` (judge) and `solve`, so both say the same:
+
+    >>> from twinsolve.core.result import Result
+    >>> against_metadata({"expect-objective": "2"}, Result(Status.OPTIMAL, {}, objective=5))
+    'optimal objective 5, expected 2'
+    """
+    expected = ascii_int(metadata.get("expect-objective"))
     if expected is not None:
-        if record.status is Status.OPTIMAL and record.objective != expected:
-            return f"optimal objective {record.objective}, expected {expected}"
-        if record.status is Status.UNSAT:
+        if answer.status is Status.OPTIMAL and answer.objective != expected:
+            return f"optimal objective {answer.objective}, expected {expected}"
+        if answer.status is Status.UNSAT:
             return f"unsat, but a solution with objective {expected} is known"
-        if record.status is Status.FEASIBLE and record.objective is not None \
-                and record.objective < expected:
-            return f"objective {record.objective} beats the known optimum {expected}"
-    unique = meta.get("expect-unique", "").strip().lower()
-    known = meta.get("expect-solution")
-    if known and unique == "true" and record.verified and record.solution is not None:
+        if answer.status is Status.FEASIBLE and answer.objective is not None \
+                and answer.objective < expected:
+            return f"objective {answer.objective} beats the known optimum {expected}"
+    unique = metadata.get("expect-unique", "").strip().lower()
+    known = metadata.get("expect-solution")
+    if known and unique == "true" and answer.verified and answer.solution is not None:
         try:
             expected_solution = json.loads(known)
         except ValueError:
             expected_solution = None
-        if expected_solution is not None and record.solution != expected_solution:
+        if expected_solution is not None and answer.solution != expected_solution:
             return "a different solution from the known unique one"
-    if unique in ("true", "false") and record.unique is not None:
-        if record.unique != (unique == "true"):
-            return f"unique={record.unique}, expected {unique}"
-    solutions = ascii_int(meta.get("expect-solutions"), max_digits=4000)
+    if unique in ("true", "false") and answer.unique is not None:
+        if answer.unique != (unique == "true"):
+            return f"unique={answer.unique}, expected {unique}"
+    solutions = ascii_int(metadata.get("expect-solutions"), max_digits=4000)
     if solutions is not None:
-        if record.count is not None and record.count != solutions:
-            return f"counted {record.count} solutions, expected {solutions}"
-        if record.status is Status.UNSAT and solutions > 0:
+        if answer.count is not None and answer.count != solutions:
+            return f"counted {answer.count} solutions, expected {solutions}"
+        if answer.status is Status.UNSAT and solutions > 0:
             return f"unsat, but {solutions} solutions are known"
     return None
 
@@ -79,7 +105,7 @@ def judge(records: Iterable[RunRecord]) -> list[RunRecord]:
     """The records with every answer that contradicts a proven one marked `wrong`."""
     out = list(records)
     for index, record in enumerate(out):
-        why = _against_metadata(record)
+        why = against_metadata(record.metadata, record)
         if why:
             out[index] = record.marked_wrong(why)
     by_instance: dict[str, list[int]] = defaultdict(list)

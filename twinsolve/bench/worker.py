@@ -10,14 +10,25 @@ JSON object per line: the harness writes a task to stdin —
 
 — and reads one reply from the worker's protocol channel:
 
-    {"id": 3, "result": {...Result fields...}, "cpu_s": 0.12}
+    {"id": 3, "result": {...Result fields...}, "cpu_s": 0.12, "retire": false}
 
 Why the protocol uses a duplicate of the original stdout: solver libraries may
 print to file descriptor 1, so fd 1 is pointed at stderr and only the worker
-writes the protocol stream. The address-space limit (RLIMIT_AS) is set per
-task to what the process already maps plus the task's budget, so a run that
-allocates past it fails with MemoryError (reported as `memout`) instead of
-taking the machine down; the harness also watches the resident size.
+writes the protocol stream.
+
+Memory (`memory_mb`, the `--memory` budget) is what the run adds, not what the
+worker holds: its ~100 MB of imports are not the run's doing. Before each
+task the worker notes its resident size and resets its peak
+(twinsolve.core.memory.RunMemory); a run whose peak rose more than the budget
+above that baseline (child programs' peaks counted whole) is `memout`, even
+when it finished between two of the harness's polls. The harness polls the
+same quantity while the run lasts and kills a run that is over it, and
+replaces the worker when its reply says `retire` (a peak that cannot be
+reset is over the budget, so a later run could hide behind it). The
+address-space limit (RLIMIT_AS) stays as a backstop: set per task to what the
+process already maps plus the budget plus slack, so a run that allocates far
+past it fails with MemoryError (also `memout`) instead of taking the machine
+down.
 """
 
 from __future__ import annotations
@@ -31,7 +42,7 @@ from typing import Any
 
 from ..core.errors import InstanceError, UsageError
 from ..core.limits import Limits
-from ..core.memory import mapped_bytes
+from ..core.memory import RunMemory, mapped_bytes
 from ..core.result import Result, Stats, Status
 from ..core.run import parse_text, run
 
@@ -72,6 +83,17 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def _over_budget(result: Result, memory: RunMemory, memory_mb: int | None) -> Result:
+    """`memout` for a run whose peak added more than `memory_mb`, whatever it answered."""
+    added = memory.added()
+    if not memory_mb or added <= memory_mb << 20 or result.status is Status.MEMOUT:
+        return result
+    return result.with_(status=Status.MEMOUT, solution=None, objective=None, unique=None,
+                        count=None, verified=None,
+                        message=f"the run added {added / (1 << 20):.0f} MB at its peak "
+                                f"(limit {memory_mb} MB)")
+
+
 def _run_task(task: dict[str, Any]) -> dict[str, Any]:
     limits = Limits(**task["limits"])
     memory_mb = task.get("memory_mb")
@@ -80,6 +102,7 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
         cap = mapped_bytes() + memory_mb * (1 << 20) + _ADDRESS_SLACK
         resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY
                                                 else min(cap, hard), hard))
+    memory = RunMemory()
     start = _cpu_seconds()
     try:
         instance = parse_text(task["text"], task.get("source"))
@@ -94,8 +117,12 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
     finally:
         if memory_mb:
             resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-    return {"id": task.get("id"), "result": result_to_json(result),
-            "cpu_s": _cpu_seconds() - start}
+    cpu_s = _cpu_seconds() - start
+    result = _over_budget(result, memory, memory_mb)
+    # "retire": this worker can no longer see every run over the budget (see
+    # twinsolve.core.memory); the harness starts a fresh one for the next task.
+    return {"id": task.get("id"), "result": result_to_json(result), "cpu_s": cpu_s,
+            "retire": bool(memory_mb) and memory.stale(memory_mb << 20)}
 
 
 def _warm_up() -> None:

@@ -8,20 +8,31 @@ literally (a body line starting with `#` is a grid row). Trailing blank lines
 are dropped; blank lines inside the body are kept for the puzzle to judge.
 
 `read_layout` splits a text into those parts and checks what every puzzle
-needs checked (decoding, control characters); the puzzle then reads its own
-header parameters and body, raising `InstanceError` with line and column.
+needs checked (decoding, control characters, a leading UTF-8 byte-order mark
+dropped); the puzzle then reads its own header parameters and body, raising
+`InstanceError` with line and column.
+
+Metadata the harness acts on is checked here, on every parse, so a typo is an
+error at its line instead of a check silently not made: `expect-objective`
+(a whole number), `expect-solutions` (a whole number, up to 4000 digits),
+`expect-unique` (true or false), `expect-solution` (a JSON object) and `suite`
+(full or quick). Any other `expect-*` key is an error, and so is a checked key
+given twice. Other keys (`source`, `counted-by`, `note`, ...) are free text.
 """
 
 from __future__ import annotations
 
+import difflib
+import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from .errors import InstanceError
 
 __all__ = ["Layout", "BodyLine", "read_layout", "decode", "format_metadata", "Metadata",
-           "ascii_int"]
+           "ascii_int", "header_words", "CHECKED_METADATA"]
 
 Metadata = tuple[tuple[str, str], ...]
 
@@ -43,12 +54,19 @@ class Layout:
     header: tuple[str, ...]
     header_line: int
     body: tuple[BodyLine, ...]
+    header_columns: tuple[int, ...] = ()  # 1-based column of each header word
 
     def error(self, line: int | None, column: int | None, message: str) -> InstanceError:
         return InstanceError(self.source, line, column, message)
 
     def header_error(self, message: str) -> InstanceError:
         return InstanceError(self.source, self.header_line, 1, message)
+
+    def word_error(self, index: int, message: str) -> InstanceError:
+        """An error at header word `index` (0 = the puzzle's name); past the end: column 1."""
+        columns = self.header_columns
+        return self.error(self.header_line, columns[index] if index < len(columns) else 1,
+                          message)
 
     def grid_header(self, puzzle: str, usage: str, max_side: int) -> tuple[int, int, list[str]]:
         """Read `PUZZLE ROWS COLS ...`: the two sizes (1..max_side) and the words after them.
@@ -92,33 +110,150 @@ def decode(data: bytes, source: str | None) -> str:
         raise InstanceError(source, line, column, "not UTF-8 text (binary file?)") from None
 
 
+def _word_columns(line: str, words: tuple[str, ...]) -> tuple[int, ...]:
+    """The 1-based column where each of `words` (`line.split()`, in order) starts."""
+    columns, end = [], 0
+    for word in words:
+        start = line.index(word, end)
+        columns.append(start + 1)
+        end = start + len(word)
+    return tuple(columns)
+
+
+def _whole(value: str, max_digits: int) -> str | None:
+    if ascii_int(value, max_digits) is not None and not value.startswith("-"):
+        return None
+    if value.isascii() and value.isdigit():
+        return f"{_shown(value)} has more than {max_digits} digits"
+    return f"{_shown(value)} is not a whole number"
+
+
+def _one_of(value: str, choices: tuple[str, ...]) -> str | None:
+    if value.lower() in choices:
+        return None
+    return f"{_shown(value)} is not {' or '.join(choices)}"
+
+
+def _json_object(value: str) -> str | None:
+    try:
+        parsed = json.loads(value)
+    except (ValueError, RecursionError):  # ValueError: bad JSON, or a number too long
+        parsed = None
+    return None if isinstance(parsed, dict) else f"{_shown(value)} is not a JSON object"
+
+
+def _shown(value: str, limit: int = 40) -> str:
+    return repr(value if len(value) <= limit else value[:limit] + "...")
+
+
+# The metadata keys the harness acts on, each with its value check (a problem or None).
+CHECKED_METADATA: dict[str, Callable[[str], str | None]] = {
+    "expect-objective": partial(_whole, max_digits=9),
+    "expect-solution": _json_object,
+    "expect-solutions": partial(_whole, max_digits=4000),
+    "expect-unique": partial(_one_of, choices=("true", "false")),
+    "suite": partial(_one_of, choices=("full", "quick")),
+}
+_EXPECT = tuple(key for key in CHECKED_METADATA if key.startswith("expect-"))
+
+
+def _metadata_problem(key: str, value: str) -> str | None:
+    """What is wrong with one `# key: value` line, or None."""
+    check = CHECKED_METADATA.get(key)
+    if check is not None:
+        problem = check(value)
+        return None if problem is None else f"metadata {key}: {problem}"
+    if key.startswith(("expect-", "expect_")):
+        close = difflib.get_close_matches(key, _EXPECT, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        return f"unknown metadata key {key!r} ({hint}known: {', '.join(_EXPECT)})"
+    return None
+
+
+def _comment_problem(comment: str) -> str | None:
+    """A comment that looks like checked metadata but is not `# key: value`."""
+    word = comment.lstrip("#").split(maxsplit=1)
+    if word and word[0].lower().startswith(("expect-", "expect_")):
+        return f"metadata line needs the form '# {word[0].rstrip(':')}: VALUE'"
+    return None
+
+
+def _read_metadata(lines: list[str], header_index: int, source: str | None) -> Metadata:
+    """The `# key: value` lines before the header, each checked (module docstring)."""
+    metadata: list[tuple[str, str]] = []
+    first_line: dict[str, int] = {}
+    for number, line in enumerate(lines[:header_index], start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        match = _META.fullmatch(stripped)
+        if match is None:
+            problem = _comment_problem(stripped)
+        else:
+            key, value = match.group(1).lower(), match.group(2)
+            problem = _metadata_problem(key, value)
+            if problem is None and key in CHECKED_METADATA and key in first_line:
+                problem = f"metadata {key} given twice (first at line {first_line[key]})"
+            first_line.setdefault(key, number)
+            metadata.append((key, value))
+        if problem:
+            raise InstanceError(source, number, line.index("#") + 1, problem)
+    return tuple(metadata)
+
+
+def _split(text: str) -> list[str]:
+    """The lines of `text`, any newline convention, a leading byte-order mark dropped.
+
+    Why drop the mark: editors on Windows write it, and it would glue itself to the
+    first word; it is not a character of line 1, so columns stay as without it.
+    """
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _header_index(lines: list[str]) -> int | None:
+    """The 0-based index of the header: the first line neither blank nor a comment."""
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return index
+    return None
+
+
+def header_words(text: str) -> tuple[str, ...]:
+    """The header line's words (the puzzle's name first, in an instance file); () if none.
+
+    Nothing is checked: this tells an instance from a README before parsing it.
+
+    >>> header_words("# a comment\\n\\nlightsout 2 2\\n11\\n11\\n"), header_words("# only\\n")
+    (('lightsout', '2', '2'), ())
+    """
+    lines = _split(text)
+    index = _header_index(lines)
+    return () if index is None else tuple(lines[index].split())
+
+
 def read_layout(text: str, source: str | None = None) -> Layout:
     """Split `text` into metadata, header tokens and body lines."""
     if not isinstance(text, str):
         raise InstanceError(source, None, None, "instance text must be a string")
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = _split(text)
     for number, line in enumerate(lines, start=1):
         bad = _BAD_CHARS.search(line)
         if bad:
             raise InstanceError(source, number, bad.start() + 1,
                                 f"control character {bad.group()!r} (binary file?)")
-    metadata: list[tuple[str, str]] = []
-    for index, line in enumerate(lines):
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if stripped.startswith("#"):
-            match = _META.fullmatch(stripped)
-            if match:
-                metadata.append((match.group(1).lower(), match.group(2)))
-            continue
-        body = [BodyLine(n, t) for n, t in enumerate(lines[index + 1:], start=index + 2)]
-        while body and not body[-1].text.strip():
-            body.pop()
-        return Layout(source, tuple(metadata), tuple(stripped.split()), index + 1, tuple(body))
-    last = max((n for n, line in enumerate(lines, start=1) if line.strip()), default=1)
-    raise InstanceError(source, last, None,
-                        "empty instance: no header line (e.g. 'lightsout 5 5')")
+    index = _header_index(lines)
+    metadata = _read_metadata(lines, len(lines) if index is None else index, source)
+    if index is None:
+        last = max((n for n, line in enumerate(lines, start=1) if line.strip()), default=1)
+        raise InstanceError(source, last, None,
+                            "empty instance: no header line (e.g. 'lightsout 5 5')")
+    body = [BodyLine(n, t) for n, t in enumerate(lines[index + 1:], start=index + 2)]
+    while body and not body[-1].text.strip():
+        body.pop()
+    words = tuple(lines[index].split())
+    return Layout(source, metadata, words, index + 1, tuple(body),
+                  _word_columns(lines[index], words))
 
 
 def format_metadata(metadata: Iterable[tuple[str, str]]) -> str:

@@ -4,29 +4,111 @@
 a wall-clock `timeout` in seconds, an optional `node_limit`, whether to
 prove uniqueness (`unique`) or count solutions (`count`), a `seed`, and the
 back-end options given after a colon (`sat:glucose4`, `cpsat:workers=8`).
+Every field is checked when a `Limits` is made, so a bad value is one
+`UsageError` at the caller instead of a `TypeError` deep in a back-end or a
+run that never ends (`timeout=nan` compares false with everything).
 `Deadline` turns the timeout into cheap `expired()` checks inside loops.
+
+Ctrl-C. A solver blocked in C code (CP-SAT, PySAT) does not see a
+`KeyboardInterrupt` until it returns, which may be the whole time limit
+later. `on_interrupt(stop)` wraps such a call: Python's own SIGINT handler
+still raises `KeyboardInterrupt` once the call returns, and a watcher thread,
+woken through `signal.set_wakeup_fd`, calls `stop()` (`stop_search`,
+`interrupt`) so that it returns at once. The interrupt then wins: the caller
+never reports the stopped call as a time-out. `interrupt_deferred()` holds a
+Ctrl-C back for a few statements that must not be cut in two (freeing a
+solver and forgetting its pointer) and raises it right after.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+import os
+import signal
+import socket
+import threading
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .errors import UsageError
 
-__all__ = ["Limits", "Deadline"]
+__all__ = ["Limits", "Deadline", "MAX_SEED", "seconds_problem", "on_interrupt",
+           "interrupt_deferred"]
+
+MAX_SEED = 2**63 - 1  # what every solver's seed parameter holds (a signed 64-bit int)
+
+
+def seconds_problem(value: Any, zero: bool = True) -> str | None:
+    """Why `value` is not a time limit in seconds, or None: a finite real number > 0
+    (or exactly 0, "no time at all", when `zero`).
+
+    >>> seconds_problem(2.5), seconds_problem(float("nan"))
+    (None, 'must be a finite number of seconds >= 0')
+    """
+    wanted = f"must be a finite number of seconds {'>= 0' if zero else '> 0'}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return wanted
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        return wanted
+    return None
+
+
+def _whole(value: Any, low: int, high: int | None = None) -> bool:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return False
+    return low <= value and (high is None or value <= high)
 
 
 @dataclass(frozen=True)
 class Limits:
+    """What one run may spend and must report; every field is checked here.
+
+    - `timeout`: seconds of wall-clock time, a finite number >= 0 (0: no time
+      at all, the run times out at its first check), or None for no limit;
+    - `node_limit`: a whole number >= 0 of search nodes, or None;
+    - `unique`, `count`: bools, prove uniqueness / count the solutions;
+    - `seed`: a whole number 0 .. 2**63 - 1;
+    - `options`: a dict of back-end options keyed by name.
+
+    Raises `UsageError` naming the field for anything else:
+
+    >>> Limits(timeout=float("inf"))
+    Traceback (most recent call last):
+    ...
+    twinsolve.core.errors.UsageError: timeout must be a finite number of seconds >= 0, got inf
+    """
+
     timeout: float | None = None
     node_limit: int | None = None
     unique: bool = False
     count: bool = False
     seed: int = 0
     options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        why = None if self.timeout is None else seconds_problem(self.timeout)
+        if why:
+            raise UsageError(f"timeout {why}, got {self.timeout!r}")
+        if self.node_limit is not None and not _whole(self.node_limit, 0):
+            raise UsageError(f"node_limit must be a whole number >= 0 or None, "
+                             f"got {self.node_limit!r}")
+        for name in ("unique", "count"):
+            if not isinstance(getattr(self, name), bool):
+                raise UsageError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if not _whole(self.seed, 0, MAX_SEED):
+            raise UsageError(f"seed must be a whole number 0..2**63-1, got {self.seed!r}")
+        if not isinstance(self.options, dict) or not all(isinstance(k, str)
+                                                         for k in self.options):
+            raise UsageError(f"options must be a dict keyed by option names, "
+                             f"got {self.options!r}")
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
 
     def deadline(self) -> Deadline:
         return Deadline(self.timeout)
@@ -74,3 +156,96 @@ class Deadline:
 
     def expired(self) -> bool:
         return self._end is not None and time.perf_counter() >= self._end
+
+
+# ---------------------------------------------------------------- Ctrl-C
+
+class _Watcher:
+    """One daemon thread per process, woken by the signal wakeup fd (module docstring)."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self._lock = threading.Lock()
+        self._stops: list[Callable[[], None]] = []
+        self._reader, self._writer = socket.socketpair()
+        self._writer.setblocking(False)  # set_wakeup_fd requires it
+        threading.Thread(target=self._watch, name="twinsolve-interrupt", daemon=True).start()
+
+    @property
+    def fd(self) -> int:
+        return self._writer.fileno()
+
+    def add(self, stop: Callable[[], None]) -> None:
+        with self._lock:
+            self._stops.append(stop)
+
+    def remove(self, stop: Callable[[], None]) -> None:
+        with self._lock:
+            self._stops.remove(stop)
+
+    def _watch(self) -> None:
+        while data := self._reader.recv(64):
+            if signal.SIGINT in data:
+                # Under the lock: a stop is never called after its call has ended.
+                with self._lock:
+                    for stop in self._stops:
+                        try:
+                            stop()
+                        except Exception:  # noqa: BLE001 - a solver already freed
+                            pass
+
+
+_watcher: _Watcher | None = None
+
+
+def _current_watcher() -> _Watcher:
+    global _watcher
+    if _watcher is None or _watcher.pid != os.getpid():  # a forked child needs its own thread
+        _watcher = _Watcher()
+    return _watcher
+
+
+@contextmanager
+def on_interrupt(stop: Callable[[], None]) -> Iterator[None]:
+    """While inside, Ctrl-C (SIGINT) also calls `stop()` from another thread.
+
+    For a solver call that blocks in C code: `stop` makes it return early
+    (`CpSolver.stop_search`, a PySAT solver's `interrupt`), and Python's
+    SIGINT handler raises `KeyboardInterrupt` as soon as it has. Does nothing
+    outside the main thread or when SIGINT is not handled by Python (ignored,
+    as in a benchmark worker): then no `KeyboardInterrupt` would follow.
+    """
+    handled = callable(signal.getsignal(signal.SIGINT))
+    if not handled or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    watcher = _current_watcher()
+    previous = signal.set_wakeup_fd(watcher.fd, warn_on_full_buffer=False)
+    watcher.add(stop)
+    try:
+        yield
+    finally:
+        watcher.remove(stop)
+        signal.set_wakeup_fd(previous)
+
+
+@contextmanager
+def interrupt_deferred() -> Iterator[None]:
+    """While inside, a Ctrl-C waits; it is raised as KeyboardInterrupt on leaving.
+
+    Why: PySAT's `delete()` frees the solver, then clears its pointer; an
+    interrupt between the two makes `__del__` free it again (the process aborts
+    with "double free"). Main thread only, with a Python SIGINT handler.
+    """
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous) or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[tuple[int, Any]] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: held.append((signum, frame)))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if held:
+            previous(*held[0])

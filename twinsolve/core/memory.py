@@ -1,27 +1,60 @@
-"""How much memory this process has mapped, and how much its address-space limit leaves.
+"""How much memory this process uses, and how much one run of work adds to it.
 
-The benchmark harness caps each worker's address space (RLIMIT_AS) a little
-above the `--memory` budget; a back-end that plans a large allocation (the
-chess layer count) asks `address_space_left` first, so it can take a
-cheaper road instead of dying of MemoryError. Linux: /proc/self/statm; where
-that is missing, the mapped size reads as 0.
+Two questions, two tools:
+- *How much room is left?* The benchmark harness caps each worker's address
+  space (RLIMIT_AS) a little above the `--memory` budget; a back-end that
+  plans a large allocation (the chess layer count) asks `address_space_left`
+  first, so it can take a cheaper road instead of dying of MemoryError.
+- *How much did this run add?* `RunMemory` is started before a run and read
+  after it. A long-lived worker already holds ~100 MB of imports, which are
+  not the run's doing, so what counts is the run's peak resident size minus
+  the resident size it started from (its baseline), plus the peak of any
+  program it ran. Polling the resident size misses a run that rises and
+  falls between two polls; the kernel's high-water mark (VmHWM) does not,
+  and on Linux writing "5" to /proc/self/clear_refs resets it to the current
+  size, so after the run `VmHWM - baseline` is exactly the run's own peak.
+  Child programs: RUSAGE_CHILDREN's ru_maxrss is the largest peak of any
+  child waited for so far and cannot be reset, so a run's children count
+  only when they raise it. That is exact while every earlier child stayed
+  within the budget (a child over it then always raises the maximum);
+  `stale` says when it no longer holds, and the harness then replaces the
+  worker.
+
+Linux reads /proc/self/statm and /proc/self/status; elsewhere the resident
+size reads as 0, the peak comes from getrusage, and without a reset a run's
+own peak counts only when it passes every earlier peak (and `stale` is
+true once that peak is over the budget).
 """
 
 from __future__ import annotations
 
 import os
 import resource
+import sys
 
-__all__ = ["mapped_bytes", "address_space_left"]
+__all__ = ["mapped_bytes", "address_space_left", "resident_bytes", "peak_resident_bytes",
+           "children_peak_bytes", "reset_peak", "RunMemory"]
+
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+_RU_MAXRSS_UNIT = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
+
+
+def _statm_field(index: int) -> int:
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[index]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def mapped_bytes() -> int:
     """Bytes of address space this process has mapped now (0 when unknown)."""
-    try:
-        with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return 0
+    return _statm_field(0)
+
+
+def resident_bytes() -> int:
+    """Bytes of this process resident in memory now (0 when unknown)."""
+    return _statm_field(1)
 
 
 def address_space_left() -> int | None:
@@ -30,3 +63,65 @@ def address_space_left() -> int | None:
     if soft == resource.RLIM_INFINITY:
         return None
     return max(0, soft - mapped_bytes())
+
+
+def peak_resident_bytes() -> int:
+    """This process's resident high-water mark in bytes (since start or the last reset)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * _RU_MAXRSS_UNIT
+
+
+def children_peak_bytes() -> int:
+    """The largest resident peak of any child process waited for so far, in bytes."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * _RU_MAXRSS_UNIT
+
+
+def reset_peak() -> bool:
+    """Reset the resident high-water mark to the current size (Linux); False if impossible."""
+    try:
+        with open("/proc/self/clear_refs", "w") as clear_refs:
+            clear_refs.write("5")
+        return True
+    except OSError:
+        return False
+
+
+class RunMemory:
+    """What one run adds to this process's resident memory at its peak, children included.
+
+    Start it just before the run, call `added()` after; `baseline` is the
+    resident size the run started from.
+    """
+
+    def __init__(self) -> None:
+        self._reset = reset_peak()
+        self._own_peak = peak_resident_bytes()
+        # Without a resident reading (not Linux), the peak so far bounds the baseline.
+        self.baseline = resident_bytes() or self._own_peak
+        self._children_peak = children_peak_bytes()
+
+    def added(self) -> int:
+        """Bytes: the run's own peak above its baseline, plus its child programs' peak."""
+        own = peak_resident_bytes()
+        children = children_peak_bytes()
+        # A peak that did not rise is no larger than before the run: with the reset
+        # that means nothing was added; without it the run stayed under an old peak.
+        own_added = own - self.baseline if own > self._own_peak else 0
+        children_added = children if children > self._children_peak else 0
+        return max(0, own_added) + children_added
+
+    def stale(self, budget: int) -> bool:
+        """True when a later run here could hide a peak over `budget` bytes from `added`.
+
+        That happens once a peak that cannot be reset (a child's, or this
+        process's own without clear_refs) is already over the budget: a
+        later run's peak over the budget but under it would not raise it.
+        """
+        own_stuck = not self._reset and peak_resident_bytes() - self.baseline > budget
+        return own_stuck or children_peak_bytes() > budget

@@ -13,7 +13,12 @@ A puzzle's rules module (`twinsolve.puzzles.<name>`) provides `Instance`,
 
 Back-end specs on the command line may carry options after colons:
 `sat:glucose4` (a bare word sets the back-end's `bare_option`, here the PySAT
-solver name), `cpsat:workers=8:seed=3`.
+solver name), `cpsat:workers=8:seed=3`. A back-end's optional `options_target`
+is `check_options(limits) -> None`: it raises `UsageError` for an option name
+or value the back-end would refuse, without solving anything; a back-end with
+none takes no options. `check_spec` runs it on a spec, so a plan refuses a
+mistyped spec before its first run, and `core.run.run` runs it before every
+solve, so the API and `solve` refuse exactly the same things.
 """
 
 from __future__ import annotations
@@ -25,8 +30,10 @@ from types import ModuleType
 from typing import Any
 
 from .errors import UsageError
+from .limits import Limits
 
-__all__ = ["Backend", "Puzzle", "puzzle", "puzzles", "puzzle_of", "parse_backend_spec"]
+__all__ = ["Backend", "Puzzle", "puzzle", "puzzles", "puzzle_of", "parse_backend_spec",
+           "resolve_spec", "check_spec"]
 
 
 def _resolve(target: str) -> Callable[..., Any]:
@@ -43,10 +50,18 @@ class Backend:
     bare_option: str | None = None
     test_only: bool = False
     by_default: bool = True
+    options_target: str | None = None
 
     @property
     def solve(self) -> Callable[..., Any]:
         return _resolve(self.target)
+
+    def check_options(self, limits: Limits) -> None:
+        """Refuse, as a `UsageError`, any option in `limits` this back-end would refuse."""
+        if self.options_target is None:
+            limits.check_options(self.name, ())
+        else:
+            _resolve(self.options_target)(limits)
 
     def unsupported_reason(self, instance: Any) -> str | None:
         if self.supports_target is None:
@@ -84,6 +99,7 @@ _FAULTS = tuple(
             test_only=True)
     for kind, what in (("crash", "dies of SIGSEGV"), ("abort", "dies of SIGABRT"),
                        ("hang", "ignores its time limit"), ("memory", "allocates without bound"),
+                       ("burst", "needs 48 MB for a moment, then answers as hand"),
                        ("wrong", "answers what verify rejects"))
 )
 
@@ -92,21 +108,40 @@ _FAULTS = tuple(
 _EXTERNAL = Backend("cmd", "twinsolve.bench.external:solve",
                     "a DIMACS SAT solver program on the sat encoding: cmd:PROGRAM",
                     supports_target="twinsolve.bench.external:supports", bare_option="program",
-                    by_default=False)
+                    by_default=False, options_target="twinsolve.bench.external:check_options")
+
+# The option checkers back-ends share: cpsat takes workers, seed and SatParameters fields,
+# sat takes solver (a hand back-end without a checker of its own takes no options).
+_CPSAT_OPTIONS = "twinsolve.models.cpsat_common:check_options"
+_SAT_OPTIONS = "twinsolve.models.sat_common:check_options"
 
 
 def _standard(name: str, title: str, sat_unsupported: bool = False,
-              optimisation: bool = True) -> Puzzle:
-    """The usual trio plus `brute`, following the naming convention of DESIGN.md."""
+              optimisation: bool = True, own_options: tuple[str, ...] = ()) -> Puzzle:
+    """The usual trio plus `brute`, following the naming convention of DESIGN.md.
+
+    A back-end named in `own_options` checks its options with its module's own
+    function, `check_options` in `twinsolve.search.NAME` for hand and
+    `check_cpsat_options` / `check_sat_options` in `twinsolve.models.NAME`;
+    the others use the shared checkers above.
+    """
     models = f"twinsolve.models.{name}"
+    search = f"twinsolve.search.{name}"
+
+    def options(backend: str, own: str, shared: str | None) -> str | None:
+        return own if backend in own_options else shared
+
     return Puzzle(name, title, f"twinsolve.puzzles.{name}", (
-        Backend("hand", f"twinsolve.search.{name}:solve",
-                "hand-written propagation / search in plain Python"),
+        Backend("hand", f"{search}:solve",
+                "hand-written propagation / search in plain Python",
+                options_target=options("hand", f"{search}:check_options", None)),
         Backend("cpsat", f"{models}:solve_cpsat", "OR-Tools CP-SAT model",
-                bare_option="workers"),
+                bare_option="workers",
+                options_target=options("cpsat", f"{models}:check_cpsat_options", _CPSAT_OPTIONS)),
         Backend("sat", f"{models}:solve_sat", "PySAT CNF / MaxSAT encoding",
                 supports_target=f"{models}:supports_sat" if sat_unsupported else None,
-                bare_option="solver"),
+                bare_option="solver",
+                options_target=options("sat", f"{models}:check_sat_options", _SAT_OPTIONS)),
         Backend("brute", f"twinsolve.puzzles.{name}:brute",
                 "exhaustive enumeration, tiny instances only (tests)", test_only=True),
         _EXTERNAL,
@@ -124,16 +159,18 @@ def _with_peer(puzzle: Puzzle, peer: Backend) -> Puzzle:
 _PUZZLEKIT = Backend("puzzlekit", "twinsolve.bench.peers:solve_puzzlekit",
                      "the puzzlekit package's OR-Tools solver (peer, benchmarks only)",
                      supports_target="twinsolve.bench.peers:puzzlekit_supports",
-                     bare_option="workers", by_default=False)
+                     bare_option="workers", by_default=False,
+                     options_target="twinsolve.bench.peers:check_puzzlekit_options")
 
 _TABLE: dict[str, Puzzle] = {
     p.name: p for p in (
-        _standard("lightsout", "Lights Out", sat_unsupported=True),
-        _with_peer(_standard("cave", "Cave (Corral)", optimisation=False), _PUZZLEKIT),
-        _standard("mirror", "Mirror maze"),
+        _standard("lightsout", "Lights Out", sat_unsupported=True, own_options=("hand", "sat")),
+        _with_peer(_standard("cave", "Cave (Corral)", optimisation=False,
+                             own_options=("hand", "cpsat", "sat")), _PUZZLEKIT),
+        _standard("mirror", "Mirror maze", own_options=("sat",)),
         _standard("jugs", "Water jugs"),
         _standard("clock", "Clock stepping"),
-        _standard("chess", "Solitaire Chess", optimisation=False),
+        _standard("chess", "Solitaire Chess", optimisation=False, own_options=("hand",)),
     )
 }
 
@@ -187,3 +224,32 @@ def parse_backend_spec(spec: str, backend: Backend | None = None) -> tuple[str, 
         else:
             raise UsageError(f"back-end {name!r} takes no bare option ({part!r} in {spec!r})")
     return name, options
+
+
+def resolve_spec(spec: str, entry: Puzzle) -> tuple[Backend, dict[str, Any]]:
+    """The back-end a spec names for `entry`, and its options, not yet checked.
+
+    >>> backend, options = resolve_spec("sat:glucose4", puzzle("cave"))
+    >>> backend.name, options
+    ('sat', {'solver': 'glucose4'})
+    """
+    if not isinstance(spec, str):
+        raise UsageError(f"a back-end is named by a string such as 'hand' or 'sat:glucose4', "
+                         f"not {type(spec).__name__}")
+    backend = entry.backend(spec.split(":", 1)[0])
+    return backend, parse_backend_spec(spec, backend)[1]
+
+
+def check_spec(spec: str, entry: Puzzle) -> tuple[str, dict[str, Any]]:
+    """`(name, options)` of a back-end spec, every option name and value checked.
+
+    Raises the `UsageError` the back-end would raise at solve time, before any
+    run: an unknown back-end, option or value (`hand:engine=fast` on chess, the
+    SAT solver of `sat:nosuch`, `cpsat:workers=-1`, the program of `cmd:PROGRAM`).
+
+    >>> check_spec("cpsat:workers=2", puzzle("lightsout"))
+    ('cpsat', {'workers': 2})
+    """
+    backend, options = resolve_spec(spec, entry)
+    backend.check_options(Limits(options=options))
+    return backend.name, options

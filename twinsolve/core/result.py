@@ -19,6 +19,8 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from .time_limit import set_phase
+
 if TYPE_CHECKING:
     from .limits import Limits
 
@@ -110,9 +112,11 @@ class Stopwatch:
     def __init__(self) -> None:
         self._start = time.perf_counter()
         self._built: float | None = None
+        set_phase("building the model")  # named by a time limit's stop (core.time_limit)
 
     def built(self) -> None:
         self._built = time.perf_counter()
+        set_phase("solving")
 
     def stats(self, nodes: int = 0, **counters: Any) -> Stats:
         end = time.perf_counter()

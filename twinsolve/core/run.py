@@ -5,21 +5,27 @@ benchmark workers alike: resolve the back-end, skip it with `unsupported` when
 it does not handle the instance's variant, run it, and pass any solution
 through the puzzle's independent `verify` and `objective`. An answer that
 fails either comes back as `wrong` with the first problem as its message.
+The limits' timeout bounds all of it, model building and checking included:
+past it (and a short grace) the run is stopped wherever it is and comes back
+as `timeout`, its message naming the phase (`core.time_limit`).
 """
 
 from __future__ import annotations
 
+import difflib
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from .errors import InstanceError, UsageError
 from .instance_file import decode, read_layout
 from .limits import Limits
-from .registry import parse_backend_spec, puzzle, puzzle_of
+from .registry import puzzle, puzzle_of, puzzles, resolve_spec
 from .result import Result, Stats, Status
+from .time_limit import TimeLimit, TimeLimitReached, set_phase
 
-__all__ = ["load", "load_file", "parse_text", "run", "check", "verify"]
+__all__ = ["load", "load_file", "parse_text", "file_problem", "run", "check", "verify"]
 
 
 def parse_text(text: str, source: str | None = None) -> Any:
@@ -28,14 +34,55 @@ def parse_text(text: str, source: str | None = None) -> Any:
     try:
         entry = puzzle(layout.header[0])
     except UsageError:
-        raise layout.header_error(
-            f"unknown puzzle {layout.header[0]!r} in header (expected e.g. 'lightsout 5 5')"
-        ) from None
+        raise layout.header_error(_unknown_puzzle(layout.header[0])) from None
     return entry.rules.parse(text, source)
 
 
+def _unknown_puzzle(word: str) -> str:
+    """`unknown puzzle 'Cave' in header; did you mean 'cave'? (puzzles: ...)`."""
+    names = [entry.name for entry in puzzles()]
+    close = [name for name in names if name == word.lower()]
+    close = close or difflib.get_close_matches(word.lower(), names, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown puzzle {word[:40]!r} in header{hint} (puzzles: {', '.join(names)})"
+
+
+_NOT_REGULAR = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
+                (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+                (stat.S_ISSOCK, "a socket"))
+
+
+def file_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why `path` cannot be read as an instance file, or None.
+
+    Decided from `stat` alone, without opening it: reading a named pipe or a
+    terminal device would block forever.
+
+    >>> file_problem("/dev/null"), file_problem("/no/such/file.txt")
+    ('not a regular file (a device)', 'no such file')
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "broken symbolic link" if os.path.islink(path) else "no such file"
+    except OSError as exc:  # a name too long, a loop of links, no permission
+        return f"cannot read file: {(exc.strerror or type(exc).__name__).lower()}"
+    except ValueError:
+        return "not a valid file name (NUL character)"
+    if stat.S_ISREG(mode):
+        return None
+    what = next((name for test, name in _NOT_REGULAR if test(mode)), "not a file")
+    return f"not a regular file ({what})"
+
+
 def load_file(path: str | os.PathLike[str]) -> Any:
+    """The instance in the file at `path`; `InstanceError` naming the file otherwise."""
+    if not isinstance(path, str | os.PathLike):
+        raise UsageError(f"load_file() takes a file name, got {type(path).__name__}")
     source = str(path)
+    problem = file_problem(path)
+    if problem:
+        raise InstanceError(source, None, None, problem)
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -43,23 +90,50 @@ def load_file(path: str | os.PathLike[str]) -> Any:
     return parse_text(decode(data, source), source)
 
 
+def _names_a_file(line: str) -> bool:
+    """Whether one line of text is meant as a file name rather than a header alone.
+
+    It is when such a file exists, or when it looks like a path (a folder
+    separator, or a `.txt` / `.json` ending) and does not start with a
+    puzzle's name (`cave 4/4` is a header with a typo, `Cave 4 4` too).
+    """
+    if os.path.lexists(line):
+        return True
+    looks_like_path = ("/" in line or os.sep in line
+                       or line.lower().endswith((".txt", ".json")))
+    first = line.split(maxsplit=1)[0].lower() if line.split() else ""
+    return looks_like_path and first not in {entry.name for entry in puzzles()}
+
+
 def load(path_or_text: str | os.PathLike[str]) -> Any:
     """An instance from a file path, a puzz.link URL, or instance text.
 
+    A `str` of one line (surrounding whitespace and a final newline ignored)
+    is a URL or a file name (see `_names_a_file`); anything else is
+    instance text. Raises `InstanceError` for a file that is missing, not a
+    regular file (a named pipe or device is never opened) or not a valid
+    instance, and `UsageError` for an argument of another type.
+
     >>> load("lightsout 1 2\\n11\\n").cols
     2
+    >>> load("nope/missing.txt")
+    Traceback (most recent call last):
+    ...
+    twinsolve.core.errors.InstanceError: nope/missing.txt: no such file
     """
     if isinstance(path_or_text, os.PathLike):
         return load_file(path_or_text)
     if not isinstance(path_or_text, str):
-        raise InstanceError(None, None, None, "load() takes a path, a URL or instance text")
-    if "\n" not in path_or_text:
+        raise UsageError(f"load() takes a file name, a puzz.link URL or instance text, "
+                         f"got {type(path_or_text).__name__}")
+    line = path_or_text.strip()
+    if "\n" not in line and "\r" not in line:
         from ..puzzles.puzzlink import decode_url, is_puzzlink_url
 
-        if is_puzzlink_url(path_or_text.strip()):
-            return decode_url(path_or_text.strip(), source="puzz.link URL")
-        if Path(path_or_text).is_file():
-            return load_file(path_or_text)
+        if is_puzzlink_url(line):
+            return decode_url(line, source="puzz.link URL")
+        if _names_a_file(line):
+            return load_file(line)
     return parse_text(path_or_text)
 
 
@@ -95,17 +169,29 @@ def run(instance: Any, backend: str = "hand", limits: Limits | None = None,
     With `catch`, an exception inside the back-end becomes status `error`.
     """
     entry = puzzle_of(instance)
-    name = backend.split(":", 1)[0]
-    chosen = entry.backend(name)
-    name, options = parse_backend_spec(backend, chosen)
+    chosen, options = resolve_spec(backend, entry)
     limits = limits or Limits()
     if options:
         limits = Limits(**{**limits.__dict__, "options": {**limits.options, **options}})
+    # Before anything runs, and whatever the instance: the same refusals as a bench plan.
+    chosen.check_options(limits)
     reason = chosen.unsupported_reason(instance)
     if reason:
         return Result(Status.UNSUPPORTED, message=reason)
+    # The time limit bounds the whole run: model building, solving and checking the
+    # answer (core.time_limit), however the back-end spends it.
+    limit = TimeLimit(limits.timeout, phase="running the back-end")
     try:
-        result = chosen.solve(instance, limits)
+        with limit:
+            result = chosen.solve(instance, limits)
+            set_phase("checking the answer")
+            return check(instance, result)
+    except TimeLimitReached as stop:
+        if stop.limit is not limit:
+            raise  # an outer limit's stop (a back-end that runs another): it ends there
+        built = limit.spent("building the model")
+        stats = Stats(build_s=built, solve_s=max(0.0, limit.elapsed() - built))
+        return Result(Status.TIMEOUT, stats=stats, message=str(stop))
     except (UsageError, InstanceError):
         raise  # the user's mistake (a bad option, say): exit 2 with one line, not `error`
     except MemoryError:
@@ -114,4 +200,3 @@ def run(instance: Any, backend: str = "hand", limits: Limits | None = None,
         if not catch:
             raise
         return Result(Status.ERROR, stats=Stats(), message=f"{type(exc).__name__}: {exc}")
-    return check(instance, result)

@@ -62,14 +62,15 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..core.limits import Deadline, Limits
+from ..core.limits import Deadline, Limits, on_interrupt
 from ..core.result import Result, Stats, Status, Stopwatch
 from ..puzzles.cave import DIRECTIONS, Instance, clue_cells, solution_from_inside
 from . import cpsat_common, graph_constraints, sat_common
 from .export import CnfExport
 
-__all__ = ["solve_cpsat", "solve_sat", "sat_export", "cpsat_export", "build_cpsat",
-           "build_sat", "Layout", "layout", "CPSAT_METHODS", "SAT_METHODS"]
+__all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
+           "sat_export", "cpsat_export", "build_cpsat", "build_sat", "Layout", "layout",
+           "CPSAT_METHODS", "SAT_METHODS"]
 
 CPSAT_METHODS = (*graph_constraints.METHODS, "lazy")
 SAT_METHODS = ("lazy", "layers")
@@ -273,6 +274,12 @@ def cpsat_export(instance: Instance) -> cp_model.CpModel:
     return build_cpsat(instance)[0]
 
 
+def check_cpsat_options(limits: Limits) -> None:
+    """cpsat's options, `connectivity=METHOD` and CP-SAT's own (the registry's checker)."""
+    cpsat_common.check_options(_options(limits, "connectivity", CPSAT_METHODS,
+                                        _CPSAT_DEFAULT)[1])
+
+
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """CP-SAT; `unique` by forbid-and-re-solve, `count` by enumeration (module docstring)."""
     method, limits = _options(limits, "connectivity", CPSAT_METHODS, _CPSAT_DEFAULT)
@@ -312,12 +319,15 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 def _cpsat_enumerate(model: cp_model.CpModel, inside: list[cp_model.IntVar], limits: Limits,
                      deadline: Deadline) -> tuple[_Tally, cpsat_common.CpEffort]:
     """Every solution in one CP-SAT run (`enumerate_all_solutions`, one worker)."""
+    if deadline.expired():  # no time left: CP-SAT would still load the whole model first
+        return _Tally(status=Status.TIMEOUT), cpsat_common.CpEffort()
     solver = cp_model.CpSolver()
     cpsat_common.configure(solver, limits, deadline)
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1  # enumeration is single-threaded in CP-SAT
     collector = _Collector(inside)
-    code = solver.solve(model, collector)
+    with on_interrupt(solver.stop_search):
+        code = solver.solve(model, collector)
     effort = cpsat_common.CpEffort()
     effort.absorb(solver)
     if code == cp_model.MODEL_INVALID:
@@ -491,10 +501,14 @@ def sat_export(instance: Instance) -> CnfExport:
     return CnfExport(enc.clauses, enc.top, (), decode, comments)
 
 
+def check_sat_options(limits: Limits) -> None:
+    """sat's options, `connectivity=METHOD` and `solver=NAME` (the registry's checker)."""
+    sat_common.check_options(_options(limits, "connectivity", SAT_METHODS, _SAT_DEFAULT)[1])
+
+
 def solve_sat(instance: Instance, limits: Limits) -> Result:
     """SAT with lazy connectivity cuts; `unique` / `count` by blocking clauses."""
     method, limits = _options(limits, "connectivity", SAT_METHODS, _SAT_DEFAULT)
-    sat_common.check_options(limits, ("solver",))
     name = sat_common.solver_name(limits)
     watch, deadline = Stopwatch(), limits.deadline()
     lay = layout(instance)

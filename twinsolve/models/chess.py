@@ -204,7 +204,6 @@ def _chosen_pairs(keys: list[tuple[int, int, int]], values: tuple[int, ...]) -> 
 
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """A winning sequence by CP-SAT at horizon pieces - 1; `count` by forbid-and-re-solve."""
-    cpsat_common.check_options(limits)
     watch, deadline = Stopwatch(), limits.deadline()
     if instance.pieces == 1:
         return _single_piece(watch, limits)
@@ -331,7 +330,6 @@ def _sat_frame(enc: sat_common.Encoding, lay: Layout, has: dict, touching: list[
 
 def solve_sat(instance: Instance, limits: Limits) -> Result:
     """A winning sequence by SAT at horizon pieces - 1; `count` by blocking clauses."""
-    sat_common.check_options(limits, ("solver",))
     name = sat_common.solver_name(limits)
     watch, deadline = Stopwatch(), limits.deadline()
     if instance.pieces == 1:

@@ -158,7 +158,6 @@ def build_sat(instance: Instance, horizon: int, ordered: bool = False) -> SatPla
 
 def solve_sat(instance: Instance, limits: Limits) -> Result:
     """Fewest moves by SAT over growing horizons; `unique` / `count` by blocking plans."""
-    sat_common.check_options(limits, ("solver",))
     reachable = instance.hours // dial_gcd(instance)
     if reachable > SAT_MAX_POSITIONS and unreachable_reason(instance) is None:
         return Result(Status.UNSUPPORTED, message=f"sat encodes the dial one-hot: at most "

@@ -10,6 +10,12 @@ Solving. `solve_model(model, decisions, limits, deadline)` runs one
 - any other option key set verbatim when it is a `SatParameters` field
   (`cpsat:linearization_level=2`); unknown keys are a `UsageError`.
 
+`check_options(limits)` refuses, before any model is built, what the solver
+would refuse: unknown keys, values of the wrong type, and values CP-SAT's own
+parameter check rejects (`workers=-1`, which CP-SAT would otherwise answer
+with MODEL_INVALID): it solves an empty model, with no time to spend, under
+the options given. The puzzlekit peer shares it for its CP-SAT options.
+
 It returns a `CpOutcome` of plain values: the twinsolve `Status` (OPTIMAL ->
 optimal for a model with an objective and solved without one, FEASIBLE ->
 feasible, INFEASIBLE -> unsat, UNKNOWN -> timeout, MODEL_INVALID -> error),
@@ -33,7 +39,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ..core.errors import UsageError
-from ..core.limits import Deadline, Limits
+from ..core.limits import Deadline, Limits, on_interrupt
 from ..core.result import Status
 from .counting import Tally
 
@@ -93,39 +99,63 @@ class SolutionCount(Tally):
 
 # ---------------------------------------------------------------- solving
 
-def check_options(limits: Limits) -> None:
-    """Refuse bad options before any work, even when no solver call will be needed."""
-    configure(cp_model.CpSolver(), limits, Deadline(None))
+def check_options(limits: Limits, backend: str = "cpsat") -> None:
+    """Refuse bad options before any work, even when no solver call will be needed.
+
+    `backend` names the back-end in messages (the puzzlekit peer passes CP-SAT options too).
+    """
+    solver = cp_model.CpSolver()
+    configure(solver, limits, Deadline(None), backend)
+    if not limits.options:
+        return  # the defaults are always valid
+    if "max_time_in_seconds" not in {_ALIASES.get(key, key) for key in limits.options}:
+        solver.parameters.max_time_in_seconds = 0.0  # check, do not search
+    # Why an empty model: CP-SAT checks its parameters' ranges only when asked to solve.
+    if solver.solve(cp_model.CpModel()) == cp_model.MODEL_INVALID:
+        raise UsageError(f"{backend} options refused by CP-SAT: {solver.solution_info()}")
 
 
-def configure(solver: cp_model.CpSolver, limits: Limits, deadline: Deadline) -> None:
+def configure(solver: cp_model.CpSolver, limits: Limits, deadline: Deadline,
+              backend: str = "cpsat") -> None:
     """Set time, workers, seed and pass-through options on `solver.parameters`."""
     params = solver.parameters
     params.num_workers = 1
-    params.random_seed = int(limits.seed)
+    # Why: CP-SAT's own Ctrl-C handler ends the search as if out of time (a false
+    # `timeout`) and leaves SIGINT at its default, so the next Ctrl-C kills Python
+    # silently. Python keeps the signal; solve_model stops the search (on_interrupt).
+    params.catch_sigint_signal = False
+    _set_parameter(params, "random_seed", int(limits.seed), "seed", backend)
     for key, value in limits.options.items():
-        _set_parameter(params, _ALIASES.get(key, key), value, key)
+        _set_parameter(params, _ALIASES.get(key, key), value, key, backend)
     remaining = deadline.remaining()
     if remaining is not None:
         params.max_time_in_seconds = max(remaining, 0.0)
 
 
-def _set_parameter(params: Any, name: str, value: Any, given: str) -> None:
+def _set_parameter(params: Any, name: str, value: Any, given: str, backend: str) -> None:
     if not isinstance(getattr(type(params), name, None), property):
-        raise UsageError(f"cpsat has no option {given!r} (use workers=N, seed=N or a "
+        raise UsageError(f"{backend} has no option {given!r} (use workers=N, seed=N or a "
                          "CP-SAT SatParameters field such as linearization_level=2)")
     current = getattr(params, name)
     members = getattr(type(current), "__members__", None)
     if members is not None and isinstance(value, str):  # enum fields by name
         if value not in members:
-            raise UsageError(f"cpsat option {given}={value!r}: choose one of "
+            raise UsageError(f"{backend} option {given}={value!r}: choose one of "
                              f"{', '.join(members)}")
         value = members[value]
     try:
+        if isinstance(value, bool) and not isinstance(current, bool):
+            raise TypeError  # True would pass for 1: a typo, not a number
         setattr(params, name, value)
     except (TypeError, ValueError):
-        raise UsageError(f"cpsat option {given}={value!r}: expected a value of type "
-                         f"{type(current).__name__}") from None
+        raise _refused(backend, given, value, current) from None
+
+
+def _refused(backend: str, given: str, value: Any, current: Any) -> UsageError:
+    problem = f"expected a value of type {type(current).__name__}"
+    if type(value) is int and type(current) is int:  # the right type, too big for the field
+        problem = "out of range"
+    return UsageError(f"{backend} option {given}={value!r}: {problem}")
 
 
 def _status(code: Any, has_objective: bool) -> Status:
@@ -144,9 +174,12 @@ def solve_model(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
                 limits: Limits, deadline: Deadline | None = None) -> CpOutcome:
     """Solve `model` under `limits`; values of `decisions` come back as plain ints."""
     deadline = deadline or limits.deadline()
+    if deadline.expired():  # no time left: CP-SAT would still load the whole model first
+        return CpOutcome(Status.TIMEOUT)
     solver = cp_model.CpSolver()
     configure(solver, limits, deadline)
-    code = solver.solve(model)
+    with on_interrupt(solver.stop_search):
+        code = solver.solve(model)
     effort = CpEffort()
     effort.absorb(solver)
     has_objective = model.has_objective()

@@ -31,8 +31,8 @@ from ..core.atomic import write_text, write_with
 from ..core.errors import UsageError
 from ..core.registry import puzzle_of
 
-__all__ = ["CnfExport", "export_reason", "sat_export", "cpsat_export", "write_cnf", "write_wcnf",
-           "write_cpsat", "read_dimacs_model"]
+__all__ = ["CnfExport", "export_reason", "sat_export", "cpsat_export", "cnf_text", "write_cnf",
+           "write_wcnf", "write_cpsat", "read_dimacs_model"]
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,8 @@ def _clause(clause: Sequence[int]) -> str:
     return " ".join(map(str, clause)) + " 0\n"
 
 
-def write_cnf(export: CnfExport, path: Path) -> None:
+def cnf_text(export: CnfExport) -> str:
+    """The DIMACS CNF text of `export` (what `write_cnf` writes)."""
     def lines() -> Iterable[str]:
         yield from (f"c {c}\n" for c in export.comments)
         if export.optimisation:
@@ -89,7 +90,11 @@ def write_cnf(export: CnfExport, path: Path) -> None:
         yield f"p cnf {export.variables} {len(export.clauses)}\n"
         yield from map(_clause, export.clauses)
 
-    write_text(path, "".join(lines()))
+    return "".join(lines())
+
+
+def write_cnf(export: CnfExport, path: Path) -> None:
+    write_text(path, cnf_text(export))
 
 
 def write_wcnf(export: CnfExport, path: Path) -> None:

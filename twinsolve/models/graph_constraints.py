@@ -83,6 +83,12 @@ smaller: a shorter clause prunes more. If C holds a vertex known to be active
 "solve, add the cuts of the model, solve again" never loses a connected
 solution, and it ends: a disconnected model violates its own cuts (u, v
 active, all of B inactive), so no model comes back.
+
+Size and time. Every encoding but `layers` is linear in the graph (without a
+root, the count of active vertices is one variable, not a sum in each
+vertex's constraint), and the builders check the run's time limit once per
+vertex or arc (`core.time_limit.checkpoint`), so a model too large to build
+in time ends as a `timeout` at the limit.
 """
 
 from __future__ import annotations
@@ -93,6 +99,8 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from typing import Any, NamedTuple
 
 from ortools.sat.python import cp_model
+
+from ..core.time_limit import checkpoint
 
 __all__ = ["METHODS", "DEFAULT_METHOD", "Neighbours", "Cut", "connected", "connected_clauses",
            "implied_clauses", "components", "is_connected", "separator_cuts", "bfs_distances",
@@ -299,6 +307,7 @@ def _roots(sink: Any, active: Sequence[Any], root: int | None) -> list[Any]:
         return [sink.true() if v == root else None for v in range(n)]
     roots, none_before = [], None
     for v in range(n):
+        checkpoint()
         is_root = sink.new_var("root", v)
         if none_before is None:   # the first vertex: root iff active
             sink.clause([sink.neg(is_root), active[v]])
@@ -347,6 +356,7 @@ def _layers(sink: Any, active: Sequence[Any], neighbours: Neighbours, root: int 
     last = n - 1
     previous: list[Any] = [roots[v] if v == root or root is None else None for v in range(n)]
     for k in range(1, last + 1):
+        checkpoint()  # n layers of n vertices: the one quadratic encoding
         layer: list[Any] = []
         for v in range(n):
             if v == root or lower[v] < 0 or lower[v] > k:
@@ -450,6 +460,7 @@ def _distance(model: cp_model.CpModel, active: Sequence[Any], neighbours: Neighb
     lower = bfs_distances(neighbours, root) if root is not None else [0] * n
     dist = [model.new_int_var(0, n, f"{name}.dist[{v}]") for v in range(n)]
     for v in range(n):
+        checkpoint()
         if v == root:
             model.add(dist[v] == 0)
             continue
@@ -490,6 +501,7 @@ def _height(model: cp_model.CpModel, active: Sequence[Any], neighbours: Neighbou
         model.add(height[root] == 0)
     incoming: list[list[Any]] = [[] for _ in range(n)]
     for u, v in _arcs(neighbours):
+        checkpoint()
         if v == root or (root is not None and (lower[u] < 0 or lower[v] < 0)):
             continue
         arc = model.new_bool_var(f"{name}.arc[{u},{v}]")
@@ -518,12 +530,20 @@ def _flow(model: cp_model.CpModel, active: Sequence[Any], neighbours: Neighbours
     cap = n - 1
     flow = {}
     for u, v in _arcs(neighbours):
+        checkpoint()
         f = model.new_int_var(0, cap, f"{name}.flow[{u},{v}]")
         model.add(f <= cap * active[u])
         model.add(f <= cap * active[v])
         flow[u, v] = f
     count = sum(active)
+    if root is None:
+        # Why a variable: every vertex's supply refers to the count, and the sum itself
+        # there makes the model quadratic (n terms per vertex: 1.6e9 at 200x200).
+        total = model.new_int_var(0, n, f"{name}.count")
+        model.add(total == count)
+        count = total
     for v in range(n):
+        checkpoint()
         net_in = (sum(flow[u, v] for u in neighbours[v])
                   - sum(flow[v, u] for u in neighbours[v]))
         if v == root:

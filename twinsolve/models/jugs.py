@@ -340,7 +340,6 @@ def _running_sums(enc: sat_common.Encoding, final: list[dict[int, int]]) -> dict
 
 def solve_sat(instance: Instance, limits: Limits) -> Result:
     """Fewest moves by SAT over growing horizons; `unique` / `count` by blocking plans."""
-    sat_common.check_options(limits, ("solver",))
     if _pour_clauses(instance) > SAT_MAX_POUR_CLAUSES:
         return Result(Status.UNSUPPORTED, message=f"sat writes one-hot pour clauses per pair "
                       f"of levels: at most {SAT_MAX_POUR_CLAUSES} per step, these jugs need "

@@ -36,8 +36,8 @@ from . import cpsat_common, sat_common
 from .counting import Tally
 from .export import CnfExport
 
-__all__ = ["solve_cpsat", "solve_sat", "supports_sat", "build_cpsat", "build_sat",
-           "sat_export", "cpsat_export"]
+__all__ = ["solve_cpsat", "solve_sat", "check_sat_options", "supports_sat", "build_cpsat",
+           "build_sat", "sat_export", "cpsat_export"]
 
 Cell = tuple[int, int]
 
@@ -191,14 +191,18 @@ def cpsat_export(instance: Instance) -> cp_model.CpModel:
     return build_cpsat(instance)[0]
 
 
+def check_sat_options(limits: Limits) -> None:
+    """The sat back-end's options, `solver=NAME` and `maxsat=linear|rc2` (registry checker)."""
+    sat_common.check_options(limits, ("solver", "maxsat"))
+
+
 def solve_sat(instance: Instance, limits: Limits) -> Result:
     """Fewest presses by SAT-UNSAT search (or RC2); `unique` / `count` by blocking clauses."""
     reason = supports_sat(instance)
     if reason:
         return Result(Status.UNSUPPORTED, message=reason)
-    sat_common.check_options(limits, ("solver", "maxsat"))
     name = sat_common.solver_name(limits)
-    method = str(limits.options.get("maxsat", _DEFAULT_MAXSAT))
+    method = sat_common.maxsat_method(limits, _DEFAULT_MAXSAT)
     watch, deadline = Stopwatch(), limits.deadline()
     enc, press = build_sat(instance)
     watch.built()

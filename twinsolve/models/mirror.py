@@ -84,8 +84,8 @@ from . import cpsat_common, sat_common
 from .counting import Tally
 from .export import CnfExport
 
-__all__ = ["solve_cpsat", "solve_sat", "sat_export", "cpsat_export", "beam_network",
-           "BeamNetwork", "network_lower_bound",
+__all__ = ["solve_cpsat", "solve_sat", "check_sat_options", "sat_export", "cpsat_export",
+           "beam_network", "BeamNetwork", "network_lower_bound",
            "relaxed_orientation", "lit_states", "build_cpsat", "build_sat"]
 
 BeamState = tuple[int, int, int]    # (row, col, direction leaving the cell)
@@ -371,11 +371,15 @@ def cpsat_export(instance: Instance) -> cp_model.CpModel:
     return build_cpsat(instance)[0]
 
 
+def check_sat_options(limits: Limits) -> None:
+    """The sat back-end's options, `solver=NAME` and `maxsat=linear|rc2` (registry checker)."""
+    sat_common.check_options(limits, ("solver", "maxsat"))
+
+
 def solve_sat(instance: Instance, limits: Limits) -> Result:
     """Fewest flips by RC2 MaxSAT (or linear search); `unique` / `count` by blocking clauses."""
-    sat_common.check_options(limits, ("solver", "maxsat"))
     name = sat_common.solver_name(limits)
-    method = str(limits.options.get("maxsat", _DEFAULT_MAXSAT))
+    method = sat_common.maxsat_method(limits, _DEFAULT_MAXSAT)
     watch, deadline = Stopwatch(), limits.deadline()
     enc, flip, cells = build_sat(instance)
     watch.built()

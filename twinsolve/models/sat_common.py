@@ -46,11 +46,13 @@ stay 0, its counters are left out and `stats_available` is False.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 import time
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,14 +62,15 @@ from pysat.formula import WCNF, IDPool
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from ..core.errors import UsageError
-from ..core.limits import Deadline, Limits
+from ..core.limits import Deadline, Limits, interrupt_deferred, on_interrupt
 from ..core.result import Status
 from .counting import Tally
 
 __all__ = [
     "minimum_and_tally", "DEFAULT_SOLVER", "TRAITS", "SolverTraits", "Encoding", "xor_clauses",
     "solver_name",
-    "check_options", "holds", "SatStats", "limited_solve", "SatSession", "Minimum", "minimise",
+    "check_options", "maxsat_method", "holds", "SatStats", "limited_solve", "SatSession",
+    "Minimum", "minimise",
     "minimise_linear", "minimise_rc2", "SolutionCount", "count_solutions",
 ]
 
@@ -140,8 +143,28 @@ def _available(name: str) -> bool:
 
 
 def check_options(limits: Limits, allowed: Iterable[str] = ("solver",)) -> None:
-    """Refuse option keys a SAT back-end does not read, so a typo is not silently ignored."""
+    """Refuse what a SAT back-end reading the `allowed` keys would refuse, before any work.
+
+    An unknown key (a typo would be silently ignored), an unknown or unavailable
+    solver, a `maxsat` method other than linear or rc2. The registry's checker for
+    the sat back-ends that take only `solver`.
+    """
     limits.check_options("sat", allowed)
+    solver_name(limits)
+    if "maxsat" in limits.options:
+        maxsat_method(limits, MAXSAT_METHODS[0])
+
+
+def maxsat_method(limits: Limits, default: str) -> str:
+    """The MaxSAT method `limits.options["maxsat"]` chooses (`default` if none)."""
+    return _known_method(limits.options.get("maxsat", default))
+
+
+def _known_method(method: Any) -> str:
+    if method not in MAXSAT_METHODS:
+        raise UsageError(f"unknown MaxSAT method {method!r} (choose one of: "
+                         f"{', '.join(MAXSAT_METHODS)})")
+    return str(method)
 
 
 def _traits(name: str) -> SolverTraits:
@@ -293,31 +316,82 @@ class SatStats:
                 "restarts": self.restarts, "solver_calls": self.calls}
 
 
+def _interrupt_wins(call: Callable[..., bool | None]) -> Callable[..., bool | None]:
+    """Ctrl-C during a PySAT call made without `expect_interrupt` (CaDiCaL, Kissat, no
+    deadline) is caught by PySAT's own handler and comes back as an error saying
+    "Caught keyboard interrupt": raise it as the KeyboardInterrupt it is, so the run
+    is `interrupted`, never `error`. The solver is left unusable (SatSession.close)."""
+    @functools.wraps(call)
+    def guarded(*args: Any, **kwargs: Any) -> bool | None:
+        try:
+            return call(*args, **kwargs)
+        except Exception as exc:
+            if "keyboard interrupt" in str(exc).lower():
+                raise KeyboardInterrupt from None
+            raise
+    return guarded
+
+
+class _NotMainThread:
+    @staticmethod
+    def check() -> bool:
+        return False
+
+
+@contextmanager
+def _python_keeps_sigint() -> Iterator[None]:
+    """A PySAT call during which Ctrl-C stays with Python's own handler.
+
+    Why: for a solver without `expect_interrupt` (CaDiCaL), PySAT installs a
+    SIGINT handler that longjmps out of the solver, at times out of the middle
+    of malloc: the process then hangs or aborts ("free(): invalid pointer"),
+    and CaDiCaL is always left in an invalid state. PySAT installs it only on
+    the main thread, which it asks `pysat.solvers.MainThread`; answering no
+    for one budgeted slice (half a second at most) leaves the signal to Python,
+    which raises KeyboardInterrupt as soon as the slice returns.
+    """
+    import pysat.solvers
+
+    real = pysat.solvers.MainThread
+    pysat.solvers.MainThread = _NotMainThread
+    try:
+        yield
+    finally:
+        pysat.solvers.MainThread = real
+
+
+@_interrupt_wins
 def limited_solve(solver: Solver, traits: SolverTraits, deadline: Deadline,
                   assumptions: Sequence[int] = ()) -> bool | None:
     """One SAT call that respects `deadline`: True, False, or None when out of time."""
     remaining = deadline.remaining()
+    if remaining is not None and remaining <= 0:
+        return None
+    if traits.interrupt:  # even without a deadline: Ctrl-C interrupts it (on_interrupt)
+        return _solve_with_timer(solver, remaining, assumptions)
     if remaining is None:
         return solver.solve(assumptions=list(assumptions))
-    if remaining <= 0:
-        return None
-    if traits.interrupt:
-        return _solve_with_timer(solver, remaining, assumptions)
     if traits.budget:
         return _solve_in_slices(solver, deadline, assumptions)
     # Neither interruptible nor sliceable: the call may overrun the deadline.
     return solver.solve(assumptions=list(assumptions))
 
 
-def _solve_with_timer(solver: Solver, seconds: float, assumptions: Sequence[int]) -> bool | None:
-    timer = threading.Timer(seconds, solver.interrupt)
-    timer.daemon = True
-    timer.start()
+def _solve_with_timer(solver: Solver, seconds: float | None,
+                      assumptions: Sequence[int]) -> bool | None:
+    # No timer without a deadline; Ctrl-C interrupts the call either way, and then
+    # Python raises KeyboardInterrupt as it returns (PySAT itself ignores SIGINT here).
+    timer = threading.Timer(seconds, solver.interrupt) if seconds is not None else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
     try:
-        outcome = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+        with on_interrupt(solver.interrupt):
+            outcome = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
     finally:
-        timer.cancel()
-        timer.join()  # an interrupt already under way has landed before we clear it
+        if timer is not None:
+            timer.cancel()
+            timer.join()  # an interrupt already under way has landed before we clear it
         solver.clear_interrupt()
     return outcome
 
@@ -338,7 +412,8 @@ def _solve_in_slices(solver: Solver, deadline: Deadline,
         before = solver.accum_stats().get("conflicts", 0)
         started = time.perf_counter()
         solver.conf_budget(budget)
-        outcome = solver.solve_limited(assumptions=list(assumptions))
+        with _python_keeps_sigint():
+            outcome = solver.solve_limited(assumptions=list(assumptions))
         if outcome is not None:
             return outcome
         remaining = deadline.remaining()
@@ -372,14 +447,21 @@ class SatSession:
     def __enter__(self) -> SatSession:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        # After Ctrl-C the solver may be stopped mid-search: asking CaDiCaL for its
+        # statistics then aborts the process ("solver in invalid state").
+        self.close(stats=kind is None or not issubclass(kind, KeyboardInterrupt))
 
-    def close(self) -> None:
+    def close(self, stats: bool = True) -> None:
         if self._solver is not None:
-            self._collect_stats()
-            self._solver.delete()
+            if stats:
+                self._collect_stats()
+            self._free()
             self._solver = None
+
+    def _free(self) -> None:
+        with interrupt_deferred():  # PySAT's delete is not atomic (interrupt_deferred)
+            self._solver.delete()
 
     def _collect_stats(self) -> None:
         if self._used:
@@ -395,7 +477,7 @@ class SatSession:
         """True (a model is ready), False (unsatisfiable), None (out of time)."""
         if not self.traits.incremental and self._used:
             self._collect_stats()
-            self._solver.delete()
+            self._free()
             self._solver = Solver(name=self.name, bootstrap_with=self._clauses)
         self._used = True
         self.stats.calls += 1
@@ -446,12 +528,9 @@ def _cost(model: AbstractSet[int], cost_lits: Sequence[int]) -> int:
 def minimise(encoding: Encoding, cost_lits: Sequence[int], name: str, deadline: Deadline,
              method: str = "linear") -> Minimum:
     """Fewest true `cost_lits` subject to `encoding`, by `method` "linear" or "rc2"."""
-    if method == "linear":
+    if _known_method(method) == "linear":
         return minimise_linear(encoding, cost_lits, name, deadline)
-    if method == "rc2":
-        return minimise_rc2(encoding, cost_lits, name, deadline)
-    raise UsageError(f"unknown MaxSAT method {method!r} (choose one of: "
-                     f"{', '.join(MAXSAT_METHODS)})")
+    return minimise_rc2(encoding, cost_lits, name, deadline)
 
 
 def minimise_linear(encoding: Encoding, cost_lits: Sequence[int], name: str,
@@ -522,6 +601,10 @@ class _DeadlineRC2(RC2):
 
     def clear_interrupt(self) -> None:  # limited_solve already cleaned up after itself
         pass
+
+    def delete(self) -> None:
+        with interrupt_deferred():  # PySAT's delete is not atomic (interrupt_deferred)
+            super().delete()
 
     def get_core(self) -> None:
         # Why: after a call cut short by the deadline the oracle may still hold

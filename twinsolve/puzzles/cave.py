@@ -35,6 +35,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from rich.text import Text
 
+from ..core import drawing
 from ..core.errors import InstanceError
 from ..core.instance_file import Layout, Metadata, format_metadata, read_layout
 from ..core.limits import Limits
@@ -331,13 +332,22 @@ def objective(instance: Instance, solution: Any) -> None:
 # ---------------------------------------------------------------- drawing
 
 def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
-    """The grid: clue numbers, inside cells highlighted, outside cells as dim blocks."""
+    """The grid: clue numbers, inside cells highlighted, outside cells as dim blocks.
+
+    A grid over `core.drawing.GRID_LIMIT` a side is summarised: its clues and inside cells.
+    """
     inside = None
     if solution is not None and not _shape_problems(instance, solution)[1]:
         inside = inside_grid(solution)
-    width = max([2] + [len(cell.token) for row in instance.clues for cell in row])
     text = Text()
     text.append(f"Cave {instance.rows}x{instance.cols}\n", style="bold")
+    if drawing.too_big(instance.rows, instance.cols):
+        counts = [(len(clue_cells(instance)), "clues")]
+        if inside is not None:
+            counts.append((sum(map(sum, inside)), "cells inside"))
+        text.append(drawing.grid_summary(instance.rows, instance.cols, counts) + "\n")
+        return text
+    width = max([2] + [len(cell.token) for row in instance.clues for cell in row])
     for r, row in enumerate(instance.clues):
         for c, cell in enumerate(row):
             label = cell.token if cell.is_clue else "·"

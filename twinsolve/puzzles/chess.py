@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 
+from ..core import drawing
 from ..core.instance_file import Layout, Metadata, format_metadata, read_layout
 from ..core.limits import Deadline, Limits
 from ..core.result import Result, Stats, Status, Stopwatch
@@ -292,7 +293,8 @@ def answer(moves: list[str] | None, total: int, limits: Limits, stats: Stats,
 # ---------------------------------------------------------------- drawing
 
 def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
-    """The board with rank numbers and file letters, then the moves if any."""
+    """The board with rank numbers and file letters, then the moves if any (a long list
+    elided in the middle: `core.drawing`)."""
     text = Text()
     text.append(f"Solitaire Chess {instance.rows}x{instance.cols} ({instance.variant}, "
                 f"{instance.pieces} pieces)\n", style="bold")
@@ -303,7 +305,10 @@ def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
         text.append("\n")
     text.append("  " + " ".join(_FILES[:instance.cols]) + "\n", style="dim")
     if solution and isinstance(solution.get("moves"), list):
-        text.append("moves: " + " ".join(map(str, solution["moves"])) + "\n", style="magenta")
+        moves = solution["moves"]
+        shown = [str(moves[i]) if isinstance(i, int) else i.label("moves")
+                 for i in drawing.shown(len(moves))]
+        text.append("moves: " + " ".join(shown) + "\n", style="magenta")
     return text
 
 

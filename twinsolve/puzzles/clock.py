@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 
+from ..core import drawing
 from ..core.instance_file import Layout, Metadata, ascii_int, format_metadata, read_layout
 from ..core.limits import Limits
 from ..core.result import Result, Status, Stopwatch
@@ -238,17 +239,26 @@ def solution_from_steps(instance: Instance, steps: Sequence[int]) -> dict[str, l
 # ---------------------------------------------------------------- drawing
 
 def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
-    """The dial, the moves, and the plan as positions joined by the steps taken."""
+    """The dial, the moves, and the plan as positions joined by the steps taken.
+
+    A long plan or move list is elided in the middle (`core.drawing`).
+    """
     text = Text()
     text.append(f"Clock with {instance.hours} hours: {instance.start} -> {instance.target}\n",
                 style="bold")
-    text.append("moves: " + ", ".join(f"+{m}" for m in instance.moves) + "\n", style="dim")
+    moves = [f"+{instance.moves[i]}" if isinstance(i, int) else i.label("moves")
+             for i in drawing.shown(len(instance.moves))]
+    text.append("moves: " + ", ".join(moves) + "\n", style="dim")
     if solution:
         times, steps = solution["times"], solution["steps"]
         text.append(str(times[0]), style="yellow")
-        for step, position in zip(steps, times[1:], strict=True):
-            text.append(f" -(+{step})-> ", style="dim")
-            text.append(str(position), style="yellow")
+        for index in drawing.shown(len(steps)):
+            if isinstance(index, drawing.Gap):  # then the position the next shown step leaves
+                text.append(f" {index.label('steps')} ", style="dim")
+                text.append(str(times[index.stop]), style="yellow")
+                continue
+            text.append(f" -(+{steps[index]})-> ", style="dim")
+            text.append(str(times[index + 1]), style="yellow")
         text.append(f"   ({len(steps)} moves)\n")
     return text
 

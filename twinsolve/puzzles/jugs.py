@@ -51,6 +51,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 
+from ..core import drawing
 from ..core.instance_file import Layout, Metadata, ascii_int, format_metadata, read_layout
 from ..core.limits import Limits
 from ..core.result import Result, Status, Stopwatch
@@ -452,17 +453,23 @@ def solution_from_moves(instance: Instance, moves: Sequence[Move]) -> dict[str, 
 # ---------------------------------------------------------------- drawing
 
 def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
-    """The jugs and goal, and the plan as one line per move with the levels after it."""
+    """The jugs and goal, and the plan as one line per move with the levels after it.
+
+    A long plan is elided in the middle (`core.drawing`).
+    """
     text = Text()
     caps = " ".join(map(str, instance.capacities))
     text.append(f"Water jugs {caps}: goal {instance.goal}\n", style="bold")
     text.append("moves: " + " ".join(map(str, instance.kinds)) + "\n", style="dim")
     if solution:
-        states = solution["states"]
+        states, moves = solution["states"], solution["moves"]
         text.append("start".ljust(10) + str(states[0]) + "\n", style="yellow")
-        for label, state in zip(solution["moves"], states[1:], strict=True):
-            text.append(str(label).ljust(10), style="bold magenta")
-            text.append(str(state) + "\n")
+        for index in drawing.shown(len(moves)):
+            if isinstance(index, drawing.Gap):
+                text.append(index.label("moves") + "\n", style="dim")
+                continue
+            text.append(str(moves[index]).ljust(10), style="bold magenta")
+            text.append(str(states[index + 1]) + "\n")
     return text
 
 

@@ -26,14 +26,17 @@ this code beyond the instance and the `reflect` table.
 
 from __future__ import annotations
 
+import collections
 import enum
 import itertools
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from rich.text import Text
 
+from ..core import drawing
 from ..core.instance_file import Layout, Metadata, format_metadata, read_layout
 from ..core.limits import Limits
 from ..core.result import Result, Stats, Status, Stopwatch
@@ -300,22 +303,40 @@ def objective(instance: Instance, solution: Any) -> int:
 
 def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
     """The grid. With a solution: each `?` drawn as it stands (flipped ones magenta),
-    and the cells the beams pass through lit."""
+    and the cells the beams pass through lit. A grid over `core.drawing.GRID_LIMIT`
+    a side is summarised: its mirrors, lasers and targets, and the flips."""
     flipped, problems = flips_of(instance, solution) if solution is not None else (set(), [])
     shown = solution is not None and not problems
+    text = Text()
+    text.append(f"Mirror maze {instance.rows}x{instance.cols} ({instance.variant})\n",
+                style="bold")
+    if drawing.too_big(instance.rows, instance.cols):
+        text.append(drawing.grid_summary(instance.rows, instance.cols,
+                                         _counts(instance, flipped if shown else None)) + "\n")
+        return text
     lit: set[tuple[int, int]] = set()
     if shown:
         for source in instance.sources():
             lit.update((r, c) for r, c, _ in trace_beam(instance, source, flipped).path)
-    text = Text()
-    text.append(f"Mirror maze {instance.rows}x{instance.cols} ({instance.variant})\n",
-                style="bold")
     for r, row in enumerate(instance.grid):
         for c, kind in enumerate(row):
             text.append(*_cell_look(kind, (r, c) in flipped, (r, c) in lit, shown))
             text.append(" ")
         text.append("\n")
     return text
+
+
+def _counts(instance: Instance, flipped: AbstractSet[tuple[int, int]] | None
+            ) -> list[tuple[int, str]]:
+    """What a summary of a grid too large to draw tells: (number, what) pairs."""
+    kinds = collections.Counter(kind for row in instance.grid for kind in row)
+    counts = [(kinds[CellKind.SLASH] + kinds[CellKind.BACKSLASH], "fixed mirrors"),
+              (kinds[CellKind.ROTATABLE], "rotatable mirrors"),
+              (sum(kinds[kind] for kind in _EMITS), "lasers"),
+              (kinds[CellKind.TARGET], "targets")]
+    if flipped is not None:
+        counts.append((len(flipped), "flipped"))
+    return counts
 
 
 def _cell_look(kind: CellKind, flipped: bool, lit: bool, shown: bool) -> tuple[str, str]:

@@ -11,6 +11,12 @@ checks answers against: `source` (the entry's URL), `expect-unique: true`
 solution, `expect-solution` (`{"inside": [...]}` as compact one-line JSON).
 A known solution that fails `cave.verify` is reported as bad input, since it
 would make the harness call correct back-ends wrong.
+
+Any problem is an `InstanceError` naming the file: bad JSON at its line and
+column, a number of over 4300 digits (what Python's `int` refuses) at its
+line, and a lone surrogate (`"\\ud800"` in the JSON) in an entry's key,
+`source` or `info`, which is not text and could be neither printed, nor
+stored, nor written to a file; the message shows it escaped.
 """
 
 from __future__ import annotations
@@ -27,12 +33,37 @@ from ..core.errors import InstanceError
 from ..core.instance_file import decode
 from . import cave
 
-__all__ = ["read_dataset", "write_instances", "file_name"]
+__all__ = ["read_dataset", "parse_json", "write_instances", "file_name", "MAX_DIGITS"]
 
 _SOLUTION_TOKENS = {"x": "1", "-": "0"}
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
 # Metadata is one line per key: whitespace runs and control characters would break it.
 _UNSAFE_VALUE = re.compile(r"[\s\x00-\x1f\x7f]+")
+# JSON decodes a paired "\ud83d\ude00" to one character, so any surrogate left is lone.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# Python's own default limit for int(str) (sys.get_int_max_str_digits), fixed here so the
+# same file is read the same way whatever the interpreter is set to.
+MAX_DIGITS = 4300
+
+
+class _NumberTooLong(Exception):
+    def __init__(self, digits: str) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _whole_number(digits: str) -> int:
+    """`parse_int` for `json.loads`: refuse what `int` would refuse without saying where."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise _NumberTooLong(digits)
+    return int(digits)
+
+
+def _position(text: str, offset: int) -> tuple[int | None, int | None]:
+    """1-based (line, column) of `offset` in `text`; (None, None) for a negative offset."""
+    if offset < 0:
+        return None, None
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
 
 
 def _names_a_file(text: str) -> bool:
@@ -60,16 +91,45 @@ def _load_json(path_or_text: str | os.PathLike[str],
         text = path_or_text
     else:
         raise InstanceError(source, None, None, "read_dataset() takes a path or JSON text")
+    return parse_json(text, source), source
+
+
+def parse_json(text: str, source: str | None) -> Any:
+    """The JSON document in `text`; anything the decoder refuses is an `InstanceError`.
+
+    A leading UTF-8 byte-order mark (editors on Windows write one) is dropped.
+    """
+    text = text.removeprefix("\ufeff")
     try:
-        return json.loads(text), source
+        return json.loads(text, parse_int=_whole_number)
     except json.JSONDecodeError as exc:
         raise InstanceError(source, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}") from None
+    except _NumberTooLong as exc:
+        # The decoder does not say where: the first place those digits occur is the number
+        # (the same 4301+ digits inside an earlier string is not worth a real scanner).
+        line, column = _position(text, text.find(exc.digits))
+        digits = len(exc.digits.lstrip("-"))
+        raise InstanceError(source, line, column,
+                            f"number with {digits} digits (at most {MAX_DIGITS})") from None
     except RecursionError:
         raise InstanceError(source, None, None, "JSON nested too deeply") from None
+    except ValueError as exc:  # anything else the decoder refuses: still one line
+        raise InstanceError(source, None, None, f"not valid JSON: {exc}") from None
 
 
 def _clean(value: str) -> str:
     return _UNSAFE_VALUE.sub(" ", value).strip()
+
+
+def _refuse_surrogates(text: str, what: str, key: str, source: str | None) -> None:
+    """A lone surrogate is no text: refuse it here, before it reaches a terminal or a file.
+
+    The message shows the key with `repr`, which writes a surrogate as `\\ud800`.
+    """
+    found = _SURROGATE.search(text)
+    if found:
+        raise InstanceError(source, None, None, f"entry {key!r}: {what} has a lone surrogate "
+                            f"{found.group()!r} (not valid Unicode text)")
 
 
 def _read_problem(entry: dict[str, Any], key: str, source: str | None) -> cave.Instance:
@@ -110,14 +170,15 @@ def _read_solution(solution: Any, instance: cave.Instance, key: str,
 
 
 def _read_entry(key: str, entry: Any, source: str | None) -> cave.Instance:
+    _refuse_surrogates(key, "the key", key, source)
     if not isinstance(entry, dict):
         raise InstanceError(source, None, None, f"entry {key!r} must be an object")
     instance = _read_problem(entry, key, source)
     meta: list[tuple[str, str]] = []
-    if isinstance(entry.get("source"), str) and _clean(entry["source"]):
-        meta.append(("source", _clean(entry["source"])))
-    if isinstance(entry.get("info"), str) and _clean(entry["info"]):
-        meta.append(("info", _clean(entry["info"])))
+    for name in ("source", "info"):
+        if isinstance(entry.get(name), str) and _clean(entry[name]):
+            _refuse_surrogates(entry[name], repr(name), key, source)
+            meta.append((name, _clean(entry[name])))
     meta.append(("expect-unique", "true"))
     if entry.get("solution") not in (None, ""):
         known = _read_solution(entry["solution"], instance, key, source)

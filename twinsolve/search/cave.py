@@ -76,7 +76,8 @@ from .grid import Grid
 from .propagate import Contradiction, Propagator, Rule, SolveResult, Store, search
 from .statespace import LimitHit
 
-__all__ = ["solve", "build", "open_ends", "CaveModel", "INSIDE", "OUTSIDE", "UNDECIDED"]
+__all__ = ["solve", "check_options", "build", "open_ends", "CaveModel", "INSIDE", "OUTSIDE",
+           "UNDECIDED"]
 
 # Domain masks of the engine's Boolean store: value 1 (bit 2) = inside, value 0 (bit 1) = outside.
 INSIDE = 2
@@ -516,13 +517,18 @@ def _inside_first(store: Store, var: int) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------- solve
 
+def check_options(limits: Limits) -> None:
+    """hand's one option, `probe=true|false` (the registry's checker)."""
+    limits.check_options("hand", ("probe",))
+    limits.flag("probe", True)
+
+
 def solve(instance: Instance, limits: Limits) -> Result:
     """Propagate and branch; SOLVED with `{"inside": [...]}`, UNSAT, or TIMEOUT.
 
     Option `limits.options["probe"]` (default True; `hand:probe=false` on the
     command line) turns failed-literal probing off, leaving the plain rules.
     """
-    limits.check_options("hand", ("probe",))
     watch = Stopwatch()
     deadline = limits.deadline()
     model = build(instance, limits.flag("probe", True), deadline)

@@ -78,7 +78,7 @@ from .chess_board import (
 )
 from .chess_layers import TooBig, count_layers, default_budget_mb, fits
 
-__all__ = ["solve", "Searcher", "symmetries", "ENGINES", "SWITCH_NODES"]
+__all__ = ["solve", "check_options", "Searcher", "symmetries", "ENGINES", "SWITCH_NODES"]
 
 Move = tuple[int, int, int, int]  # (mover kind, origin bit, captured kind, target bit)
 _POLL = 1023  # poll the deadline when nodes & _POLL == 0
@@ -368,6 +368,16 @@ ENGINES = ("auto", "memo", "layers")
 SWITCH_NODES = 5000  # auto: memo expansions before the layer count takes over
 
 
+def check_options(limits: Limits) -> None:
+    """hand's options, read as `solve` reads them (its docstring; the registry's checker)."""
+    limits.check_options("hand", ("engine", "switch", "memory", "symmetry", "prune"))
+    limits.choice("engine", "auto", ENGINES)
+    limits.whole("switch", SWITCH_NODES)
+    limits.whole("memory", 1, minimum=1)
+    limits.flag("symmetry", True)
+    limits.flag("prune", True)
+
+
 def solve(instance: Instance, limits: Limits) -> Result:
     """Count winning sequences through a table of positions; SOLVED with `{"moves": [...]}`.
 
@@ -388,7 +398,6 @@ def solve(instance: Instance, limits: Limits) -> Result:
     process memory limit), `hand:symmetry=false` (memo keyed by the plain
     position), `hand:prune=false` (no dead-end test).
     """
-    limits.check_options("hand", ("engine", "switch", "memory", "symmetry", "prune"))
     engine = limits.choice("engine", "auto", ENGINES)
     switch = limits.whole("switch", SWITCH_NODES)
     memory = limits.whole("memory", default_budget_mb(), minimum=1)

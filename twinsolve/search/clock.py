@@ -57,7 +57,6 @@ def solve(instance: Instance, limits: Limits) -> Result:
     >>> result.status.value, result.objective, result.count   # 3 +4 +7 and 3 +7 +4
     ('optimal', 2, 2)
     """
-    limits.check_options("hand", ())
     watch = Stopwatch()
     gcd = dial_gcd(instance)
     reason = unreachable_reason(instance)

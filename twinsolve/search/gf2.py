@@ -37,6 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.time_limit import checkpoint
+
 __all__ = [
     "LinearSolution", "solve_gf2", "solve_gf2_augmented", "solve_gfp", "rank_gf2",
     "rank_gfp", "pack_rows", "unpack_rows", "words_for", "WORD_BITS",
@@ -129,6 +131,8 @@ def _eliminate_gf2(aug: np.ndarray, ncols: int) -> tuple[int, list[int], int]:
     rank, pivots = 0, 0
     pivot_columns: list[int] = []
     for column in range(ncols):
+        # A first answer depends on it (Lights Out): it may use the limit's grace.
+        checkpoint(grace=True)  # one numpy pass over the matrix per column: free
         if rank == rows:
             break
         word = column // WORD_BITS
@@ -200,6 +204,7 @@ def _eliminate_gfp(aug: np.ndarray, ncols: int, modulus: int) -> tuple[int, list
     rank, pivots = 0, 0
     pivot_columns: list[int] = []
     for column in range(ncols):
+        checkpoint(grace=True)
         if rank == rows:
             break
         below = np.flatnonzero(aug[rank:, column])

@@ -182,7 +182,6 @@ def solve(instance: Instance, limits: Limits) -> Result:
     >>> result.objective, result.count, result.solution["moves"][:2]
     (6, 1, ['fill 1', 'pour 1 0'])
     """
-    limits.check_options("hand", ())
     watch = Stopwatch()
     h = level_gcd(instance)
     reason = unreachable_reason(instance)

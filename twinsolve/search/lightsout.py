@@ -44,8 +44,12 @@ solution as `feasible` (or `optimal` when it is the only solution). So does
 a board whose kernel grids would take more than `MAX_PATTERN_BYTES` (with
 a `message` saying so).
 
-Elimination is never interrupted (it is polynomial and yields the first
-solution); the deadline and node limit bound the coset search.
+The deadline and node limit bound the coset search, which then returns the
+best so far as `feasible`. Elimination yields the first solution, so the
+deadline alone does not stop it; a board that cannot be eliminated within
+the limit and its grace (thousands of rows) is stopped there by the run's
+time limit (`core.time_limit`, checkpoints in the chase and in `gf2`) and
+the run is a `timeout`.
 
 References: K. Sutner, "Linear cellular automata and the Garden-of-Eden"
 (1989); the light-chasing method is folklore of the puzzle (J. Scherphuis,
@@ -62,6 +66,7 @@ import numpy as np
 
 from ..core.limits import Deadline, Limits
 from ..core.result import Result, Status, Stopwatch
+from ..core.time_limit import checkpoint
 from ..puzzles.lightsout import Instance, solution_from_grid
 from .gf2 import (
     LinearSolution,
@@ -73,7 +78,7 @@ from .gf2 import (
     words_for,
 )
 
-__all__ = ["solve", "nullity", "kernel_dimension", "coset", "Coset"]
+__all__ = ["solve", "check_options", "nullity", "kernel_dimension", "coset", "Coset"]
 
 TAIL_BITS = 20          # GF(2): coset members per Walsh-Hadamard chunk = 2^TAIL_BITS
 TAIL_TABLE = 1 << 22    # mod K: entries of the (tail combinations x cell groups) table
@@ -208,6 +213,7 @@ def _chase(board: _Board, field: _Field, first: list[np.ndarray], constant: int,
     unknown_rows = len(first)
     press = dict(enumerate(first))
     for r in range(unknown_rows - 1, board.rows - 1):
+        checkpoint(grace=True)  # a 5000-row board chases for seconds: the limit counts here
         # Light (r, c) is last touched by press (r + 1, c): that press must cancel it.
         press[r + 1] = field.negate(_light_row(board, field, r, press, constant, skip=r + 1))
         if not keep and r - 1 >= 2:
@@ -464,6 +470,12 @@ def _unsat(watch: Stopwatch, limits: Limits, nodes: int, nullity_: int) -> Resul
     return Result.unsat(limits, stats=stats)
 
 
+def check_options(limits: Limits) -> None:
+    """hand's one option, `minimise=true|false` (the registry's checker)."""
+    limits.check_options("hand", ("minimise",))
+    limits.flag("minimise", True)
+
+
 def solve(instance: Instance, limits: Limits) -> Result:
     """Fewest presses turning every light off (see the module docstring).
 
@@ -472,7 +484,6 @@ def solve(instance: Instance, limits: Limits) -> Result:
     >>> result.status.value, result.objective, result.unique, result.count
     ('optimal', 15, False, 4)
     """
-    limits.check_options("hand", ("minimise",))
     watch = Stopwatch()
     deadline = limits.deadline()
     board = _board_of(instance)

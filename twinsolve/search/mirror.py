@@ -457,7 +457,6 @@ def _flips(instance: Instance, flipped: int) -> dict[str, list[list[int]]]:
 
 def solve(instance: Instance, limits: Limits) -> Result:
     """Fewest flips by A* over partial orientations; `unique` / `count` by enumeration."""
-    limits.check_options("hand", ())
     watch, deadline = Stopwatch(), limits.deadline()
     search = MirrorSearch(instance)
     start = search.start()

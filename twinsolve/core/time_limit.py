@@ -1,0 +1,206 @@
+"""A hard stop for one run: the time limit bounds model building, solving and checking.
+
+The rules. Inside `with TimeLimit(seconds) as limit:` the code has `seconds`
+of wall-clock time (None: no limit). Two things enforce it:
+
+- cooperative: `checkpoint()` in a loop raises `TimeLimitReached` once a
+  limit active in this thread has passed `seconds` (cheap: a clock read).
+  Model-building loops call it; back-ends that can stop with a partial
+  answer (`feasible`, a count so far) watch their own `Deadline` instead,
+  which ends at the same moment; work that yields the first answer calls
+  `checkpoint(grace=True)`, which waits for the grace to be spent too.
+- hard: in the main thread a real-time interval timer (`setitimer`,
+  `SIGALRM`) raises `TimeLimitReached` at `seconds + grace_seconds(seconds)`
+  wherever the Python code is, so a loop that never checks its deadline
+  still ends. Code blocked in C (a CP-SAT or SAT call) sees it when the call
+  returns; those calls get the remaining time as their own limit.
+
+`TimeLimitReached` is a `BaseException`, so a back-end's `except Exception`
+cannot swallow it; it names its `TimeLimit` and the `phase` the run was in
+(`Stopwatch` sets "building the model" and "solving", `core.run` "checking
+the answer"), so the caller can tell its own stop from an outer one.
+
+On exit (or as the stop rings) the previous `SIGALRM` handler and timer are
+restored, the timer less the time spent inside, so limits nest: the earlier end wins, and an
+outer alarm that comes first is handed to its own handler. Outside the main
+thread (a Dask thread, a test runner's thread) signals are not ours to
+take: only the cooperative checkpoints apply.
+
+>>> with TimeLimit(None):
+...     checkpoint()  # no limit: never raises
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from types import FrameType, TracebackType
+from typing import Any
+
+__all__ = ["TimeLimit", "TimeLimitReached", "checkpoint", "set_phase", "GRACE_S",
+           "grace_seconds"]
+
+GRACE_S = 1.0  # at most this long beyond the timeout, for the back-end's own clean stop
+_SOON = 1e-6   # a timer of 0 would disarm it: "now" is the smallest positive delay
+
+
+def grace_seconds(timeout: float) -> float:
+    """Time past the limit for a cooperative stop: 10% of it plus 0.25 s, at most GRACE_S."""
+    return min(GRACE_S, 0.25 + 0.1 * timeout)
+
+
+class TimeLimitReached(BaseException):
+    """The time of `limit` ran out while the run was in `phase`."""
+
+    def __init__(self, limit: TimeLimit, phase: str) -> None:
+        super().__init__(f"time limit of {limit.seconds:g} s reached while {phase}")
+        self.limit = limit
+        self.phase = phase
+
+
+_local = threading.local()  # .active: this thread's limits, innermost last
+
+
+def _active() -> list[TimeLimit]:
+    if not hasattr(_local, "active"):
+        _local.active = []
+    return _local.active
+
+
+def checkpoint(grace: bool = False) -> None:
+    """Raise `TimeLimitReached` if a limit active in this thread has run out.
+
+    With `grace`, only once its grace is spent too (where the hard stop rings):
+    for work that yields a back-end's first answer, which it still returns
+    (as `feasible`) when the deadline has just passed.
+    """
+    for limit in _active():  # outermost first: its end ends everything inside it
+        if limit.expired(grace):
+            raise TimeLimitReached(limit, limit.phase)
+
+
+def set_phase(phase: str) -> None:
+    """Name what the run is doing now ("solving"), for the message of a stop."""
+    active = _active()
+    if active:
+        active[-1].phase = phase
+
+
+class TimeLimit:
+    """`seconds` of wall-clock time for the code inside (module docstring)."""
+
+    def __init__(self, seconds: float | None, grace: float | None = None,
+                 phase: str = "running") -> None:
+        self.seconds = seconds
+        if grace is None and seconds is not None:
+            grace = grace_seconds(seconds)
+        self.grace = grace or 0.0
+        self._start = time.perf_counter()
+        self._phase, self._since = phase, self._start  # what it does now, since when
+        self._spent: dict[str, float] = {}  # seconds in each earlier phase
+        self._end: float | None = None
+        self._hard_end = 0.0
+        self._armed = False
+        self._previous: Any = None
+        self._outer_due: float | None = None  # when the timer found on entry rings
+        self._outer_interval = 0.0
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @phase.setter
+    def phase(self, name: str) -> None:
+        if name != self._phase:
+            now = time.perf_counter()
+            self._spent[self._phase] = self._spent.get(self._phase, 0.0) + now - self._since
+            self._phase, self._since = name, now
+
+    def elapsed(self) -> float:
+        """Seconds since the limit was entered."""
+        return time.perf_counter() - self._start
+
+    def spent(self, phase: str) -> float:
+        """Seconds spent so far in `phase`, all its stretches together."""
+        now = time.perf_counter() - self._since if phase == self._phase else 0.0
+        return self._spent.get(phase, 0.0) + now
+
+    def expired(self, grace: bool = False) -> bool:
+        """Past `seconds` (the cooperative end), or with `grace` past the hard stop's time."""
+        if self._end is None:
+            return False
+        return time.perf_counter() >= (self._hard_end if grace else self._end)
+
+    def __enter__(self) -> TimeLimit:
+        if self.seconds is None:
+            return self
+        now = time.perf_counter()
+        self._start = self._since = now
+        self._spent = {}
+        self._end = now + self.seconds
+        self._hard_end = self._end + self.grace
+        _active().append(self)
+        if threading.current_thread() is threading.main_thread():
+            self._arm(now)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        # Why only while our handler is in place: an outer limit that rang first
+        # has already put back what it found, which is older than what we found.
+        if self._armed and signal.getsignal(signal.SIGALRM) == self._on_alarm:
+            self._restore()
+        self._armed = False
+        active = _active()
+        if self in active:
+            active.remove(self)
+
+    # ---------------------------------------------------------------- the timer
+
+    def _arm(self, now: float) -> None:
+        previous = signal.getsignal(signal.SIGALRM)
+        if previous is None:  # a handler installed from C: it could not be put back
+            return
+        delay, self._outer_interval = signal.getitimer(signal.ITIMER_REAL)
+        self._outer_due = now + delay if delay > 0 else None
+        self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+        self._armed = True
+        due = self._hard_end if self._outer_due is None else min(self._hard_end,
+                                                                self._outer_due)
+        signal.setitimer(signal.ITIMER_REAL, max(due - now, _SOON))
+
+    def _restore(self) -> None:
+        """Disarm: the previous handler back, and the previous timer less the time spent.
+
+        On exit, or as the stop rings (so an alarm that rings as the block ends
+        still leaves everything as it was found).
+        """
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        self._armed = False
+        signal.signal(signal.SIGALRM, self._previous)
+        if self._outer_due is not None:
+            left = self._outer_due - time.perf_counter()
+            signal.setitimer(signal.ITIMER_REAL, max(left, _SOON), self._outer_interval)
+        elif self._outer_interval > 0:
+            signal.setitimer(signal.ITIMER_REAL, self._outer_interval, self._outer_interval)
+
+    def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
+        if not self._armed:
+            return
+        if self._outer_due is not None and self._outer_due < self._hard_end:
+            self._hand_on(signum, frame)
+            return
+        self._restore()  # now: once raised, nothing in this block may run for certain
+        raise TimeLimitReached(self, self.phase)
+
+    def _hand_on(self, signum: int, frame: FrameType | None) -> None:
+        """The outer alarm came first: re-arm our own time, then its handler has it."""
+        self._outer_due = None  # rung: nothing to put back on exit
+        signal.setitimer(signal.ITIMER_REAL, max(self._hard_end - time.perf_counter(), _SOON))
+        previous = self._previous
+        if callable(previous):
+            previous(signum, frame)
+        elif previous == signal.SIG_DFL:  # what that alarm would have done: end the process
+            self._restore()
+            signal.raise_signal(signal.SIGALRM)
