@@ -266,3 +266,17 @@ def test_skip_invalid_runs_the_valid_files_and_records_the_others(suite, tmp_pat
     with sqlite3.connect(db) as connection:
         (message,), = connection.execute("SELECT message FROM invalid").fetchall()
     assert "broken.txt" in message and json.dumps(message)
+
+
+def test_specs_a_puzzle_does_not_run_are_two_unsupported_runs_not_one(tmp_path):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "l.txt").write_text(ALL_ON)
+    (folder / "c.txt").write_text("cave 2 2\n2 -\n- -\n")
+    outcome = run_suite(SuiteConfig([folder], ["hand", "hand:probe=false", "puzzlekit",
+                                               "puzzlekit:workers=2"], Budget(timeout=5),
+                                    db=tmp_path / "m.sqlite"))
+    lights = sorted((r.backend, r.status.value) for r in outcome.records if r.puzzle ==
+                    "lightsout")
+    assert lights == [("hand", "optimal"), ("hand:probe=false", "unsupported"),
+                      ("puzzlekit", "unsupported"), ("puzzlekit:workers=2", "unsupported")]

@@ -139,6 +139,16 @@ def test_unsupported_task_is_left_out_of_par2_for_every_backend():
     assert rows["hand"]["timeout"] == 1 and rows["hand"]["runs"] == 2  # still counted
 
 
+def test_a_backend_that_handles_no_task_of_a_puzzle_leaves_nothing_out():
+    # `hand:minimise=false` is Lights Out's: on jugs it is unsupported everywhere.
+    records = [run(f"j{i}.txt", backend, status, 1.0, puzzle="jugs")
+               for i in range(3) for backend, status in
+               (("hand", Status.OPTIMAL), ("hand:minimise=false", Status.UNSUPPORTED))]
+    rows = {r["backend"]: r for r in summarise(records)}
+    assert rows["hand"]["par2"] == 1.0 and rows["hand"]["excluded"] == 0
+    assert "PAR-2 over" not in render(summarise(records), 80)
+
+
 def test_an_error_counts_as_not_solved_in_par2():
     rows = {r["backend"]: r for r in summarise([run("a.txt", "hand", Status.ERROR, 0.1),
                                                 run("a.txt", "sat", Status.OPTIMAL, 2.0)])}

@@ -210,7 +210,8 @@ def _describe(backend: str, result: Result) -> str:
     extra = "".join(f", {k} {v}" for k, v in stats.items())
     text = ", ".join(parts) + f"  [dim]({escape(timing + extra)})[/]"
     if result.message:  # `wrong: optimal objective 5, expected 2`, as bench lists problems
-        text += f"\n  {result.status.value}: {escape(result.message)}"
+        why = "wrong: " if result.status is Status.WRONG else ""
+        text += f"\n  {why}{escape(result.message)}"
     return text
 
 
@@ -270,8 +271,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
             raise UsageError("--executor dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
         executor = DaskExecutor(args.scheduler)
     outcome = run_suite(config, console=None if args.quiet else console, executor=executor,
-                        say=lambda line: print(f"twinsolve: {line}", file=sys.stderr,
-                                               flush=True))
+                        say=_say)
     records = outcome.records
     print_problems(console, records)
     print_summary(console, summarise(records), wide=args.wide)

@@ -48,6 +48,7 @@ from ..core.time_limit import GRACE_S, grace_seconds  # re-exported: they lived 
 
 __all__ = ["WorkerProcess", "Outcome", "GRACE_S", "grace_seconds"]
 
+KILL_SLACK_S = 0.5     # past the worker's own hard stop, before the harness kills it
 POLL_S = 0.02          # how often the clock and the memory are checked
 _TICK = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -194,7 +195,9 @@ class WorkerProcess:
             proc.stdin.flush()
         except BrokenPipeError:
             return self._died(start)
-        hard_limit = None if timeout is None else timeout + grace_seconds(timeout)
+        # The worker stops itself at timeout + grace (core.time_limit) and says in which
+        # phase; the kill waits a little longer, for a run the worker cannot interrupt.
+        hard_limit = None if timeout is None else timeout + grace_seconds(timeout) + KILL_SLACK_S
         with selectors.DefaultSelector() as selector:
             selector.register(proc.stdout, selectors.EVENT_READ)
             while True:

@@ -108,6 +108,12 @@ def _in_quick_suite(instance: Any) -> bool:
     return dict(instance.meta).get("suite", "").strip().lower() != "full"
 
 
+def _unchecked_options(spec: str) -> str:
+    """The key text of a spec a puzzle does not run: its options as written, so that two
+    such specs (`hand` and `hand:probe=false` on Lights Out) never share a run key."""
+    return json.dumps({"spec": spec})
+
+
 def _spec_verdicts(specs: Sequence[str], entries: Sequence[Puzzle]
                    ) -> dict[tuple[str, str], tuple[str | None, str]]:
     """Per (puzzle, spec): (why it is not run or None, its options as canonical JSON).
@@ -121,13 +127,14 @@ def _spec_verdicts(specs: Sequence[str], entries: Sequence[Puzzle]
         accepted = False
         for entry in entries:
             if name not in {b.name for b in entry.backends}:
-                verdicts[(entry.name, spec)] = (f"{entry.name} has no back-end {spec!r}", "{}")
+                verdicts[(entry.name, spec)] = (f"{entry.name} has no back-end {spec!r}",
+                                                _unchecked_options(spec))
                 continue
             try:
                 _, options = check_spec(spec, entry)
             except UsageError as exc:
                 refusals.append(str(exc))
-                verdicts[(entry.name, spec)] = (f"{entry.name}: {exc}", "{}")
+                verdicts[(entry.name, spec)] = (f"{entry.name}: {exc}", _unchecked_options(spec))
                 continue
             accepted = True
             verdicts[(entry.name, spec)] = (None, json.dumps(options, sort_keys=True))

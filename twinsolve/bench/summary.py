@@ -13,7 +13,8 @@ PAR-2 (the SAT Competition's score) is the mean over tasks of the wall time
 when solved, else twice the time limit. It is taken over the same tasks for
 every back-end of a puzzle: a task that some back-end does not handle
 (`unsupported`) is left out for all of them alike, so no back-end gains by
-refusing the hard variants; an `error` counts as not solved. `par2_tasks`
+refusing the hard variants (a back-end that handles none of the puzzle's
+tasks takes no part and leaves nothing out); an `error` counts as not solved. `par2_tasks`
 says over how many tasks, `tasks` and `excluded` how many there are and how
 many were left out.
 
@@ -132,7 +133,12 @@ def _puzzle_rows(puzzle: str, runs: Sequence[RunRecord]) -> list[SummaryRow]:
     for record in runs:
         by_backend[record.backend].append(record)
     tasks = {task_of(r) for r in runs}
-    excluded = {task_of(r) for r in runs if r.status is Status.UNSUPPORTED}
+    # A back-end that handles none of the puzzle's tasks (an option only another puzzle's
+    # back-end reads, a peer for another puzzle) takes no part, so it leaves nothing out.
+    taking_part = {b for b, group in by_backend.items()
+                   if any(r.status is not Status.UNSUPPORTED for r in group)}
+    excluded = {task_of(r) for r in runs
+                if r.status is Status.UNSUPPORTED and r.backend in taking_part}
     won = winners(runs)
     solvers: dict[Task, set[str]] = defaultdict(set)
     for record in runs:
@@ -270,7 +276,8 @@ def scope_note(row: SummaryRow, unsupported_by: Sequence[str] = ()) -> str:
 def scope_notes(rows: Sequence[SummaryRow]) -> dict[str, str]:
     """Per puzzle of the summary rows, `scope_note` naming the back-ends that refused tasks."""
     return {puzzle: scope_note(block[0], [str(r["backend"]) for r in block
-                                          if not is_virtual_best(r) and r.get("unsupported")])
+                                          if not is_virtual_best(r) and r.get("unsupported")
+                                          and r["unsupported"] != r["runs"]])
             for puzzle, block in groups(rows)}
 
 
