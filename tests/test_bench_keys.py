@@ -261,11 +261,17 @@ def test_skip_invalid_runs_the_valid_files_and_records_the_others(suite, tmp_pat
     outcome = run_suite(SuiteConfig([suite], ["brute"], db=db, skip_invalid=True),
                         say=said.append)
     assert len(outcome.records) == 2 and len(outcome.invalid) == 1
-    assert any("broken.txt" in line for line in said)
+    assert said == ["skipping 1 invalid instance file (--skip-invalid; listed with the "
+                    "results)"]
     assert any("broken.txt" in line for line in load(db).invalid)
     with sqlite3.connect(db) as connection:
         (message,), = connection.execute("SELECT message FROM invalid").fetchall()
     assert "broken.txt" in message and json.dumps(message)
+    shown = subprocess.run([sys.executable, "-m", "twinsolve", "bench", str(suite), "--backends",
+                            "brute", "--db", str(db), "--skip-invalid", "--quiet"],
+                           capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    listed = shown.stdout.split("invalid files skipped (1):")[1]
+    assert shown.returncode == 0 and "broken.txt:" in listed.splitlines()[1]
 
 
 def test_specs_a_puzzle_does_not_run_are_two_unsupported_runs_not_one(tmp_path):

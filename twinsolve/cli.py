@@ -34,6 +34,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from . import __version__
 from .core.errors import InstanceError, UsageError
@@ -273,6 +274,10 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     outcome = run_suite(config, console=None if args.quiet else console, executor=executor,
                         say=_say)
     records = outcome.records
+    if outcome.invalid:  # --skip-invalid: what was left out, where the results are read
+        console.print(Text(f"invalid files skipped ({len(outcome.invalid)}):", style="bold"))
+        for line in outcome.invalid:
+            console.print(Text(f"  {line}"), soft_wrap=True)
     print_problems(console, records)
     print_summary(console, summarise(records), wide=args.wide)
     if not args.quiet:

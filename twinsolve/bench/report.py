@@ -125,7 +125,8 @@ def _select(store: Store, session: int | None, timeout: float | None,
         chosen = latest
     plan = store.plan(chosen)
     which = "" if session is not None else " (the latest)"
-    return plan, f"the plan of session {chosen}{which}: {len(plan)} runs", chosen
+    runs = f"{len(plan)} run{'' if len(plan) == 1 else 's'}"
+    return plan, f"the plan of session {chosen}{which}: {runs}", chosen
 
 
 def load(db_path: str | Path, session: int | None = None, timeout: float | None = None,

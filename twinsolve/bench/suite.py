@@ -93,8 +93,10 @@ def run_suite(config: SuiteConfig, console: Console | None = None,
                       budget=config.budget, skip_invalid=config.skip_invalid)
     for note in plan.notes:
         say(note)
-    for line in plan.invalid:
-        say(f"skipped (invalid): {line}")
+    if plan.invalid:
+        count = len(plan.invalid)
+        say(f"skipping {count} invalid instance file{'s' if count > 1 else ''} "
+            "(--skip-invalid; listed with the results)")
     tasks = plan.tasks
     if not tasks:
         raise UsageError("nothing to run: no instance files (*.txt, *.json) under the given "
