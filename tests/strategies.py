@@ -13,8 +13,13 @@ from hypothesis import assume
 from hypothesis import strategies as st
 from strategies_mirror import mirror_levels  # noqa: E402,F401 - one file per puzzle's strategy
 
-from twinsolve.generate import chess as chess_generate
-from twinsolve.puzzles import cave, chess, clock, jugs, lightsout
+from twinsolve.core.geometry import DELTAS
+from twinsolve.puzzles.cave import rules as cave
+from twinsolve.puzzles.chess import generate as chess_generate
+from twinsolve.puzzles.chess import rules as chess
+from twinsolve.puzzles.clock import rules as clock
+from twinsolve.puzzles.jugs import rules as jugs
+from twinsolve.puzzles.lightsout import rules as lightsout
 
 
 def word_lines(words: list[str], max_words: int) -> st.SearchStrategy[str]:
@@ -78,7 +83,7 @@ def _random_cave(rng: random.Random, rows: int, cols: int) -> list[list[bool]]:
     region, todo = {start}, [start]
     while todo:
         r, c = todo.pop()
-        for dr, dc in cave.DIRECTIONS:
+        for dr, dc in DELTAS:
             cell = (r + dr, c + dc)
             if 0 <= cell[0] < rows and 0 <= cell[1] < cols and bits[cell[0]][cell[1]] \
                     and cell not in region:
@@ -89,7 +94,7 @@ def _random_cave(rng: random.Random, rows: int, cols: int) -> list[list[bool]]:
     todo = list(reach)
     while todo:
         r, c = todo.pop()
-        for dr, dc in cave.DIRECTIONS:
+        for dr, dc in DELTAS:
             cell = (r + dr, c + dc)
             if cell in outside and cell not in reach:
                 reach.add(cell)

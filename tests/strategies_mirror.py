@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from twinsolve.puzzles import mirror
+from twinsolve.puzzles.mirror import rules as mirror
 
 _LASERS = (mirror.CellKind.SOURCE, mirror.CellKind.SOURCE_RIGHT, mirror.CellKind.SOURCE_LEFT,
            mirror.CellKind.SOURCE_UP, mirror.CellKind.SOURCE_DOWN)

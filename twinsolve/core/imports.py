@@ -21,7 +21,8 @@ __all__ = ["import_source"]
 
 
 def import_source(source: str, out: str | Path) -> list[Path]:
-    from ..puzzles import puzzlekit_json, puzzlink
+    from ..puzzles.cave import puzzlekit as puzzlekit_json
+    from ..puzzles.cave import puzzlink
 
     folder = output_folder(out)
     if puzzlink.is_puzzlink_url(source.strip()):

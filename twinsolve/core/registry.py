@@ -1,12 +1,16 @@
 """The one registry of puzzles and back-ends.
 
-Adding a puzzle or a back-end means adding one entry to `_TABLE` below and
-nothing else: the CLI, the API, the harness and the tests all read it. Targets
-are "module:function" strings imported lazily, so `twinsolve list` never pays
-for importing OR-Tools and a missing optional solver only fails the back-end
-that needs it.
+Each puzzle is a folder `twinsolve/puzzles/<name>/` whose `__init__.py`
+declares its entry (`ENTRY = standard(__name__, "Title", ...)`); the registry
+lists the folders (`PUZZLE_FOLDERS`) and nothing else about them, so adding a
+puzzle is adding a folder and its name here. Back-ends that are no puzzle's own
+(`cmd:PROGRAM`, the faults, the puzzlekit peer) are declared below. The CLI,
+the API, the harness and the tests all read this one table. Targets are
+"module:function" strings imported lazily, so `twinsolve list` never pays for
+importing OR-Tools and a missing optional solver only fails the back-end that
+needs it.
 
-A puzzle's rules module (`twinsolve.puzzles.<name>`) provides `Instance`,
+A puzzle's rules module (`twinsolve.puzzles.<name>.rules`) provides `Instance`,
 `parse`, `format`, `verify`, `objective` and `render`. A back-end target is
 `solve(instance, limits) -> Result`; its optional `supports` target answers
 `None` or the reason the back-end does not handle an instance's variant.
@@ -23,6 +27,7 @@ solve, so the API and `solve` refuse exactly the same things.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +38,7 @@ from .errors import UsageError
 from .limits import Limits
 
 __all__ = ["Backend", "Puzzle", "puzzle", "puzzles", "puzzle_of", "parse_backend_spec",
+           "standard", "PUZZLEKIT", "PUZZLE_FOLDERS",
            "resolve_spec", "check_spec"]
 
 
@@ -93,9 +99,9 @@ class Puzzle:
         return [b for b in self.backends if not b.test_only and b.by_default]
 
 
-# Misbehaving back-ends every puzzle has, for testing the harness (twinsolve.bench.faults).
+# Misbehaving back-ends every puzzle has, for testing the harness (twinsolve.backends.faults).
 _FAULTS = tuple(
-    Backend(f"fault-{kind}", f"twinsolve.bench.faults:{kind}", f"test only: {what}",
+    Backend(f"fault-{kind}", f"twinsolve.backends.faults:{kind}", f"test only: {what}",
             test_only=True)
     for kind, what in (("crash", "dies of SIGSEGV"), ("abort", "dies of SIGABRT"),
                        ("hang", "ignores its time limit"), ("memory", "allocates without bound"),
@@ -104,11 +110,11 @@ _FAULTS = tuple(
 )
 
 
-# Any DIMACS solver binary on the `sat` encoding: `cmd:kissat` (twinsolve.bench.external).
-_EXTERNAL = Backend("cmd", "twinsolve.bench.external:solve",
+# Any DIMACS solver binary on the `sat` encoding: `cmd:kissat` (twinsolve.backends.cmd).
+_EXTERNAL = Backend("cmd", "twinsolve.backends.cmd:solve",
                     "a DIMACS SAT solver program on the sat encoding: cmd:PROGRAM",
-                    supports_target="twinsolve.bench.external:supports", bare_option="program",
-                    by_default=False, options_target="twinsolve.bench.external:check_options")
+                    supports_target="twinsolve.backends.cmd:supports", bare_option="program",
+                    by_default=False, options_target="twinsolve.backends.cmd:check_options")
 
 # The option checkers back-ends share: cpsat takes workers, seed and SatParameters fields,
 # sat takes solver (a hand back-end without a checker of its own takes no options).
@@ -116,25 +122,28 @@ _CPSAT_OPTIONS = "twinsolve.models.cpsat_common:check_options"
 _SAT_OPTIONS = "twinsolve.models.sat_common:check_options"
 
 
-def _standard(name: str, title: str, sat_unsupported: bool = False,
-              optimisation: bool = True, own_options: tuple[str, ...] = ()) -> Puzzle:
-    """The usual trio plus `brute`, following the naming convention of DESIGN.md.
+def standard(package: str, title: str, sat_unsupported: bool = False,
+             optimisation: bool = True, own_options: tuple[str, ...] = (),
+             extra: tuple[Backend, ...] = ()) -> Puzzle:
+    """A puzzle folder's entry: the usual trio plus `brute`, by the folder's layout.
 
-    A back-end named in `own_options` checks its options with its module's own
-    function, `check_options` in `twinsolve.search.NAME` for hand and
-    `check_cpsat_options` / `check_sat_options` in `twinsolve.models.NAME`;
-    the others use the shared checkers above.
+    `package` is the folder (`twinsolve.puzzles.cave`): `rules` holds the rules
+    and `brute`, `hand` the hand-written solver, `models` the CP-SAT and SAT
+    encodings. A back-end named in `own_options` checks its options with its
+    module's own function (`check_options` in `hand`, `check_cpsat_options` /
+    `check_sat_options` in `models`); the others use the shared checkers above.
+    `extra` adds back-ends that are not the puzzle's own (a peer solver).
     """
-    models = f"twinsolve.models.{name}"
-    search = f"twinsolve.search.{name}"
+    name = package.rpartition(".")[2]
+    models, hand = f"{package}.models", f"{package}.hand"
 
     def options(backend: str, own: str, shared: str | None) -> str | None:
         return own if backend in own_options else shared
 
-    return Puzzle(name, title, f"twinsolve.puzzles.{name}", (
-        Backend("hand", f"{search}:solve",
+    return Puzzle(name, title, f"{package}.rules", (
+        Backend("hand", f"{hand}:solve",
                 "hand-written propagation / search in plain Python",
-                options_target=options("hand", f"{search}:check_options", None)),
+                options_target=options("hand", f"{hand}:check_options", None)),
         Backend("cpsat", f"{models}:solve_cpsat", "OR-Tools CP-SAT model",
                 bare_option="workers",
                 options_target=options("cpsat", f"{models}:check_cpsat_options", _CPSAT_OPTIONS)),
@@ -142,48 +151,43 @@ def _standard(name: str, title: str, sat_unsupported: bool = False,
                 supports_target=f"{models}:supports_sat" if sat_unsupported else None,
                 bare_option="solver",
                 options_target=options("sat", f"{models}:check_sat_options", _SAT_OPTIONS)),
-        Backend("brute", f"twinsolve.puzzles.{name}:brute",
+        Backend("brute", f"{package}.rules:brute",
                 "exhaustive enumeration, tiny instances only (tests)", test_only=True),
         _EXTERNAL,
         *_FAULTS,
+        *extra,
     ), optimisation)
-
-
-def _with_peer(puzzle: Puzzle, peer: Backend) -> Puzzle:
-    return Puzzle(puzzle.name, puzzle.title, puzzle.rules_module, (*puzzle.backends, peer),
-                  puzzle.optimisation)
 
 
 # A peer solver for side-by-side benchmarks (`pip install -e '.[peers]'`); never planned
 # by default: name it with --backends.
-_PUZZLEKIT = Backend("puzzlekit", "twinsolve.bench.peers:solve_puzzlekit",
-                     "the puzzlekit package's OR-Tools solver (peer, benchmarks only)",
-                     supports_target="twinsolve.bench.peers:puzzlekit_supports",
-                     bare_option="workers", by_default=False,
-                     options_target="twinsolve.bench.peers:check_puzzlekit_options")
+PUZZLEKIT = Backend("puzzlekit", "twinsolve.backends.puzzlekit:solve_puzzlekit",
+                    "the puzzlekit package's OR-Tools solver (peer, benchmarks only)",
+                    supports_target="twinsolve.backends.puzzlekit:puzzlekit_supports",
+                    bare_option="workers", by_default=False,
+                    options_target="twinsolve.backends.puzzlekit:check_puzzlekit_options")
 
-_TABLE: dict[str, Puzzle] = {
-    p.name: p for p in (
-        _standard("lightsout", "Lights Out", sat_unsupported=True, own_options=("hand", "sat")),
-        _with_peer(_standard("cave", "Cave (Corral)", optimisation=False,
-                             own_options=("hand", "cpsat", "sat")), _PUZZLEKIT),
-        _standard("mirror", "Mirror maze", own_options=("sat",)),
-        _standard("jugs", "Water jugs"),
-        _standard("clock", "Clock stepping"),
-        _standard("chess", "Solitaire Chess", optimisation=False, own_options=("hand",)),
-    )
-}
+# The puzzle folders under twinsolve/puzzles/, in the order `twinsolve list` shows them;
+# each declares its own entry as `ENTRY` in its `__init__.py`.
+PUZZLE_FOLDERS = ("lightsout", "cave", "mirror", "jugs", "clock", "chess")
+
+
+@functools.cache
+def _table() -> dict[str, Puzzle]:
+    entries = (importlib.import_module(f"twinsolve.puzzles.{folder}").ENTRY
+               for folder in PUZZLE_FOLDERS)
+    return {entry.name: entry for entry in entries}
 
 
 def puzzles() -> list[Puzzle]:
-    return list(_TABLE.values())
+    return list(_table().values())
 
 
 def puzzle(name: str) -> Puzzle:
     try:
-        return _TABLE[name]
+        return _table()[name]
     except KeyError:
-        known = ", ".join(_TABLE)
+        known = ", ".join(_table())
         raise UsageError(f"unknown puzzle {name!r} (known: {known})") from None
 
 

@@ -128,7 +128,7 @@ def load(path_or_text: str | os.PathLike[str]) -> Any:
                          f"got {type(path_or_text).__name__}")
     line = path_or_text.strip()
     if "\n" not in line and "\r" not in line:
-        from ..puzzles.puzzlink import decode_url, is_puzzlink_url
+        from ..puzzles.cave.puzzlink import decode_url, is_puzzlink_url
 
         if is_puzzlink_url(line):
             return decode_url(line, source="puzz.link URL")

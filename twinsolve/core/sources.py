@@ -72,7 +72,7 @@ class _Skip(Exception):
 
 
 def is_url(text: str) -> bool:
-    from ..puzzles.puzzlink import is_puzzlink_url
+    from ..puzzles.cave.puzzlink import is_puzzlink_url
 
     return is_puzzlink_url(text)
 
@@ -176,7 +176,7 @@ def _names_a_puzzle(words: tuple[str, ...]) -> bool:
 def _dataset(path: Path, source: str, through_folder: bool) -> list[tuple[str, Any]]:
     """(key, instance) pairs of a puzzlekit dataset; `_Skip` for other JSON in a folder."""
     # One JSON reader for both: a number too long for `int` is refused at its line there.
-    from ..puzzles.puzzlekit_json import parse_json, read_dataset
+    from ..puzzles.cave.puzzlekit import parse_json, read_dataset
 
     text = _read_text(path, source).removeprefix("\ufeff")
     document = parse_json(text, source)
@@ -229,7 +229,7 @@ def _collect_folder(folder: Path, gather: _Gather) -> None:
 
 def _collect_source(source: str | Path, gather: _Gather) -> None:
     if isinstance(source, str) and is_url(source):
-        from ..puzzles.puzzlink import decode_url
+        from ..puzzles.cave.puzzlink import decode_url
 
         url = source.strip()
         try:

@@ -49,7 +49,7 @@ class CnfExport:
 
 
 def _model_module(instance: Any) -> Any:
-    return importlib.import_module(f"twinsolve.models.{puzzle_of(instance).name}")
+    return importlib.import_module(f"twinsolve.puzzles.{puzzle_of(instance).name}.models")
 
 
 def export_reason(instance: Any, kind: str = "sat_export") -> str | None:

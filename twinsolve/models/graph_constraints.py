@@ -22,14 +22,14 @@ Encodings (CP-SAT, `connected(model, active, neighbours, root, method)`):
   solution on a component without the root and exactly one (the BFS
   distances) on a connected set, so every auxiliary is FIXED by `active`:
   one model solution per active set, which is what CP-SAT's own solution
-  enumeration needs to count (`twinsolve.models.cave` counts with it).
+  enumeration needs to count (`twinsolve.puzzles.cave.models` counts with it).
 - `layers`: purely Boolean BFS layers: `reach[k, v]` = v is reached within k
   steps; it needs `reach[k-1, .]` on v or a neighbour, and every active
   vertex is reached by the last layer. O(n^2) literals; this is also the
   complete CNF, `connected_clauses`.
 - lazy cuts (no constraint up front): solve without connectivity, find the
   components of the model, add `separator_cuts`, solve again. Back-ends run
-  that loop themselves (`twinsolve.models.cave`, SAT and `cpsat:connectivity=lazy`).
+  that loop themselves (`twinsolve.puzzles.cave.models`, SAT and `cpsat:connectivity=lazy`).
 
 Without a root, a vertex is the root exactly when it is the first active
 vertex in index order (a chain of "no active vertex before" literals), so
@@ -43,7 +43,7 @@ Which is fastest. Measured on the 140 janko.at Cave puzzles (10x10 to 15x15,
 one 10x18): the cave connected, the outside connected to a virtual border
 vertex, uniqueness proven (a second search); CP-SAT 9.15 with one worker and
 the cave model's parameters, CaDiCaL 1.9.5 through PySAT; a shared 2-core
-machine; `python -m twinsolve.bench.cave_models_perf --connectivity`:
+machine; `python -m benchmarks.cave_models_perf --connectivity`:
 
     back-end  encoding  solved  timeouts  median s  max s   median nodes
     cpsat     flow        140       0      0.063     1.09        848

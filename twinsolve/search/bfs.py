@@ -29,15 +29,7 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from .statespace import (
-    ROOT,
-    Expiring,
-    LimitHit,
-    SearchResult,
-    StateSpace,
-    Successors,
-    trace,
-)
+from .statespace import ROOT, Expiring, LimitHit, SearchResult, StateSpace, Successors, trace
 
 __all__ = ["bfs", "bidirectional_bfs", "bfs_distances"]
 

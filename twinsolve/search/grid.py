@@ -33,24 +33,16 @@ the graph to the open cells inside it.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+
+from ..core.geometry import DELTAS, Direction
 
 __all__ = ["Grid", "Direction", "DELTAS", "UNREACHABLE"]
 
 UNREACHABLE = -1
 
 
-class Direction(enum.IntEnum):
-    RIGHT = 0
-    DOWN = 1
-    LEFT = 2
-    UP = 3
-
-
-# (dr, dc) per Direction, in the fixed order right, down, left, up.
-DELTAS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 Mask = bytes | bytearray
 _TRUTH = bytes([0] + [1] * 255)  # bytes.translate table: any non-zero byte becomes 1

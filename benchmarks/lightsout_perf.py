@@ -1,0 +1,214 @@
+"""Lights Out performance figures: `python -m benchmarks.lightsout_perf`.
+
+Prints medians over repeats for the `hand` back-end's targets:
+
+- the all-on 1000 x 1000 plain board: any solution plus the nullity
+  (option minimise=False), and what the default (minimise) run does;
+- the nullity of every plain n x n board, n <= 200, in total;
+- the fewest presses of the all-on n x n board for every n <= 40 whose
+  nullity is at most 24, each; plus boards of nullity exactly 24 (a 30 x 40
+  torus, a 24 x 24 sigma board) and what happens above 24 (n = 39).
+
+When `twinsolve.puzzles.lightsout.models` exists it also prints hand vs cpsat vs sat
+on all-on n x n boards, n = 5, 10, ..., 30, as times and ratios to hand.
+
+`time_backend(name, instance, repeats, limits)` is the reusable piece: it
+goes through `twinsolve.core.run.run`, so every timed answer is verified.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from twinsolve.core.limits import Limits
+from twinsolve.core.registry import puzzle
+from twinsolve.core.result import Result, Status
+from twinsolve.core.run import run
+from twinsolve.puzzles.lightsout.hand import kernel_dimension
+from twinsolve.puzzles.lightsout.rules import Instance
+
+__all__ = ["Timing", "time_backend", "time_call", "backend_available", "main"]
+
+_PROVEN = (Status.OPTIMAL, Status.SOLVED, Status.UNSAT)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Median wall time of `run` (verification included) and of the back-end alone."""
+
+    backend: str
+    median_s: float
+    backend_median_s: float
+    result: Result
+
+    @property
+    def label(self) -> str:
+        r = self.result
+        return f"{r.status.value}" + ("" if r.verified in (None, True) else " (unverified)")
+
+
+def time_backend(backend_name: str, instance: Any, repeats: int = 3,
+                 limits: Limits | None = None) -> Timing:
+    """Run `backend_name` on `instance` `repeats` times through `run`; medians and last result.
+
+    `median_s` includes `verify`; `backend_median_s` is build + solve as the
+    back-end reported them. A run that ends without an answer (timeout,
+    error, ...) or at the time limit is not repeated: the median of
+    time-outs says nothing.
+    """
+    walls, inside = [], []
+    result = None
+    for _ in range(max(1, repeats)):
+        start = time.perf_counter()
+        result = run(instance, backend_name, limits or Limits())
+        walls.append(time.perf_counter() - start)
+        inside.append(result.stats.build_s + result.stats.solve_s)
+        hit_limit = limits is not None and limits.timeout is not None \
+            and walls[-1] >= limits.timeout
+        if not result.status.is_answer or hit_limit:
+            break
+    return Timing(backend_name, statistics.median(walls), statistics.median(inside), result)
+
+
+def time_call(function: Callable[[], Any], repeats: int = 3) -> tuple[float, Any]:
+    """Median seconds of `function()` over `repeats`, and its last value."""
+    times, value = [], None
+    for _ in range(max(1, repeats)):
+        start = time.perf_counter()
+        value = function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), value
+
+
+def backend_available(name: str, puzzle_name: str = "lightsout") -> str | None:
+    """None if the back-end's code imports, else why not."""
+    try:
+        puzzle(puzzle_name).backend(name).solve  # noqa: B018 - resolving imports the module
+    except (ImportError, AttributeError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+# ---------------------------------------------------------------- sections
+
+def _big_board(repeats: int, side: int, timeout: float) -> None:
+    board = Instance.all_on(side)
+    print(f"== all-on {side} x {side} plain board (target: a solution + nullity < 3 s)")
+    quick = time_backend("hand", board, repeats, Limits(options={"minimise": False}))
+    r = quick.result
+    print(f"  minimise=False: {quick.label}, nullity {r.stats.counters.get('nullity')}, "
+          f"presses {r.objective}; median {quick.backend_median_s:.3f} s in the back-end "
+          f"(build {r.stats.build_s:.3f} s), {quick.median_s:.3f} s with verify")
+    default = time_backend("hand", board, 1, Limits(timeout=timeout))
+    r = default.result
+    print(f"  default (minimise, timeout {timeout:g} s): {default.label}, presses {r.objective}, "
+          f"nullity {r.stats.counters.get('nullity')}, {default.backend_median_s:.3f} s in the "
+          f"back-end, {default.median_s:.3f} s with verify")
+
+
+def _nullities(repeats: int, limit: int) -> None:
+    print(f"== nullity of every plain n x n board, n = 1..{limit} (target: < 10 s in all)")
+    seconds, values = time_call(lambda: [kernel_dimension(n, n) for n in range(1, limit + 1)],
+                                repeats)
+    nonzero = sum(1 for v in values if v)
+    print(f"  median {seconds:.3f} s in all; {nonzero} boards have a kernel, largest nullity "
+          f"{max(values)} (n = {values.index(max(values)) + 1})")
+
+
+def _fewest(repeats: int, limit: int, max_nullity: int) -> None:
+    print(f"== fewest presses, all-on n x n, n <= {limit} with nullity <= {max_nullity} "
+          f"(target: each < 2 s)")
+    rows = []
+    for n in range(1, limit + 1):
+        dimension = kernel_dimension(n, n)
+        if dimension > max_nullity:
+            continue
+        timing = time_backend("hand", Instance.all_on(n), repeats, Limits(count=True))
+        rows.append((n, dimension, timing))
+    for n, dimension, timing in rows:
+        if dimension:
+            r = timing.result
+            print(f"  n={n:3d} nullity {dimension:2d}: {timing.label} {r.objective} presses, "
+                  f"{r.count} minimal grid(s), median {timing.backend_median_s:.4f} s")
+    slowest = max(rows, key=lambda row: row[2].backend_median_s)
+    print(f"  {len(rows)} boards (those with nullity 0 not listed); slowest n={slowest[0]} "
+          f"at {slowest[2].backend_median_s:.4f} s (back-end), "
+          f"{slowest[2].median_s:.4f} s with verify")
+
+
+def _nullity_24(repeats: int, timeout: float) -> None:
+    print("== boards of nullity exactly 24 and above (2^24 coset members and more)")
+    boards = [("30 x 40 torus", Instance.all_on(30, 40, torus=True)),
+              ("24 x 24 sigma", Instance.all_on(24, 24, sigma=True))]
+    for name, board in boards:
+        timing = time_backend("hand", board, repeats, Limits(count=True))
+        r = timing.result
+        print(f"  {name}: nullity {r.stats.counters.get('nullity')}, {timing.label} "
+              f"{r.objective} presses, {r.count} minimal grid(s), "
+              f"median {timing.backend_median_s:.3f} s")
+    timing = time_backend("hand", Instance.all_on(39), 1, Limits(timeout=timeout))
+    r = timing.result
+    print(f"  39 x 39 plain (nullity {r.stats.counters.get('nullity')}), timeout {timeout:g} s: "
+          f"{timing.label} {r.objective} presses after "
+          f"{r.stats.counters.get('candidates')} coset members")
+
+
+def _ratio(timing: Timing, hand: Timing | None) -> str:
+    if hand is None or not hand.median_s:
+        return f" {'-':>11}"
+    # Not proven (time-out, or only feasible at the time limit): at least this slow.
+    bound = "" if timing.result.status in _PROVEN else ">"
+    return f" {bound + format(timing.median_s / hand.median_s, '.1f'):>11}"
+
+
+def _comparison(repeats: int, sizes: Sequence[int], timeout: float) -> None:
+    print(f"== hand vs cpsat vs sat, all-on n x n (medians, wall time with verify; "
+          f"ratio = back-end / hand; timeout {timeout:g} s)")
+    try:
+        importlib.import_module("twinsolve.puzzles.lightsout.models")
+    except ImportError as exc:
+        print(f"  skipped: twinsolve.puzzles.lightsout.models cannot be imported ({exc})")
+        return
+    names = ["hand", "cpsat", "sat"]
+    missing = {name: backend_available(name) for name in names}
+    for name, why in missing.items():
+        if why:
+            print(f"  back-end {name} unavailable: {why}")
+    names = [name for name in names if not missing[name]]
+    print("  " + f"{'n':>3} " + " ".join(f"{name + ' s':>18}" for name in names)
+          + "".join(f" {name + '/hand':>11}" for name in names if name != "hand"))
+    for n in sizes:
+        limits = Limits(timeout=timeout)
+        timings = {name: time_backend(name, Instance.all_on(n), repeats, limits)
+                   for name in names}
+        cells = [f"{t.median_s:9.3f} {t.label[:8]:>8}" for t in timings.values()]
+        hand = timings.get("hand")
+        ratios = [_ratio(t, hand) for name, t in timings.items() if name != "hand"]
+        print(f"  {n:3d} " + " ".join(cells) + "".join(ratios))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.lightsout_perf",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="repeats per median (3)")
+    parser.add_argument("--quick", action="store_true", help="smaller boards, one repeat")
+    parser.add_argument("--timeout", type=float, default=10.0,
+                        help="per-run timeout for searches that may not finish (10 s)")
+    args = parser.parse_args(argv)
+    repeats = 1 if args.quick else args.repeats
+    _big_board(repeats, 300 if args.quick else 1000, args.timeout)
+    _nullities(repeats, 60 if args.quick else 200)
+    _fewest(repeats, 40, 24)
+    _nullity_24(repeats, min(args.timeout, 3.0))
+    _comparison(repeats, (5, 10) if args.quick else (5, 10, 15, 20, 25, 30), args.timeout)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,178 @@
+"""`twinsolve report`: exports, plots and the HTML page from a database the real harness wrote.
+
+The database comes from `run_suite` on small Lights Out instances with the
+test back-end `brute` and two fault back-ends (one returns an answer `verify`
+rejects, one dies with SIGSEGV), plus an instance whose metadata expects an
+optimum `brute` cannot match, so one stored `optimal` run is judged `wrong`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from twinsolve.bench.plan import Budget
+from twinsolve.bench.report import report
+from twinsolve.bench.suite import SuiteConfig, run_suite
+from twinsolve.core.errors import UsageError
+
+ROOT = Path(__file__).resolve().parents[2]
+BACKENDS = ["brute", "fault-wrong", "fault-crash"]
+INSTANCES = {
+    "ones.txt": "lightsout 3 3\n111\n111\n111\n",
+    "corners.txt": "lightsout 3 3\n101\n000\n101\n",
+    "plus.txt": "lightsout 3 3\n010\n111\n010\n",
+    # No 3x3 grid needs 99 presses: brute's proven optimum contradicts this metadata.
+    "bad-expectation.txt": "# expect-objective: 99\nlightsout 3 3\n110\n101\n011\n",
+}
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("instances")
+    for name, text in INSTANCES.items():
+        (folder / name).write_text(text)
+    path = tmp_path_factory.mktemp("db") / "r.sqlite"
+    run_suite(SuiteConfig(paths=[folder], backends=BACKENDS, budget=Budget(timeout=5),
+                          db=path, jobs=2))
+    return path
+
+
+@pytest.fixture(scope="module")
+def full(db: Path, tmp_path_factory: pytest.TempPathFactory):
+    out = tmp_path_factory.mktemp("report")
+    before = db.read_bytes()
+    result = report(db, html=out / "page.html", csv=out / "runs.csv",
+                    json_path=out / "report.json", plots=out / "plots")
+    assert db.read_bytes() == before, "a report must never change the database"
+    return out, result
+
+
+def _query(db: Path, sql: str) -> list[tuple]:
+    with sqlite3.connect(db) as connection:
+        return connection.execute(sql).fetchall()
+
+
+def test_csv_has_every_run_with_raw_status_and_verdict(db, full):
+    out, _ = full
+    with open(out / "runs.csv", newline="") as handle:
+        reader = csv.DictReader(handle)
+        header = reader.fieldnames
+        rows = list(reader)
+    (count,), = _query(db, "SELECT COUNT(*) FROM runs")
+    assert len(rows) == count == len(INSTANCES) * len(BACKENDS)
+    stored = [c for (_, c, *_rest) in _query(db, "PRAGMA table_info(runs)")]
+    assert [c for c in header if c not in ("verdict", "verdict_message")] == stored
+    assert header[header.index("status") + 1] == "verdict"
+    by_backend: dict[str, set[tuple[str, str]]] = {}
+    for row in rows:
+        by_backend.setdefault(row["backend"], set()).add((row["status"], row["verdict"]))
+    assert by_backend["fault-wrong"] == {("wrong", "wrong")}
+    assert by_backend["fault-crash"] == {("crash", "crash")}
+    # stored as optimal everywhere; judged wrong on the instance with the false expectation
+    assert by_backend["brute"] == {("optimal", "optimal"), ("optimal", "wrong")}
+    judged = [r for r in rows if r["instance_path"].endswith("bad-expectation.txt")
+              and r["backend"] == "brute"]
+    assert judged[0]["verdict"] == "wrong" and "expected 99" in judged[0]["verdict_message"]
+
+
+def test_json_has_summary_sessions_and_runs(db, full):
+    out, result = full
+    document = json.loads((out / "report.json").read_text())
+    (runs,), = _query(db, "SELECT COUNT(*) FROM runs")
+    (sessions,), = _query(db, "SELECT COUNT(*) FROM sessions")
+    assert len(document["runs"]) == runs and len(document["sessions"]) == sessions == 1
+    assert document["sessions"][0]["python"] and document["sessions"][0]["timeout_s"] == 5
+    assert all(r["verdict"] and isinstance(r["stats"], dict) for r in document["runs"])
+    rows = {row["backend"]: row for row in document["summary"]}
+    assert set(rows) == set(BACKENDS) | {"virtual best"}
+    assert rows["brute"]["solved"] == 3 and rows["brute"]["wrong"] == 1
+    assert rows["fault-crash"]["crash"] == 4 and rows["fault-wrong"]["wrong"] == 4
+    assert rows["virtual best"]["solved"] == 3
+    assert document["summary"] == json.loads(json.dumps(result.summary))
+
+
+def test_plots_for_every_puzzle_in_both_formats(db, full):
+    out, result = full
+    plots = out / "plots"
+    puzzles = [p for (p,) in _query(db, "SELECT DISTINCT puzzle FROM runs")]
+    assert puzzles == ["lightsout"]
+    pairs = ["brute-vs-fault-crash", "brute-vs-fault-wrong", "fault-crash-vs-fault-wrong"]
+    for puzzle in puzzles:
+        stems = [f"cactus-{puzzle}", f"nodes-time-{puzzle}"]
+        # no node scatters: no two of these back-ends count nodes alike
+        stems += [f"scatter-time-{puzzle}-{pair}" for pair in pairs]
+        assert not list(plots.glob("scatter-nodes-*"))
+        for stem in stems:
+            png, svg = plots / f"{stem}.png", plots / f"{stem}.svg"
+            assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n"), stem
+            assert ET.parse(svg).getroot().tag.endswith("svg"), stem
+    written = {p for p in result.written if p.parent == plots}
+    assert written == set(plots.iterdir())  # no stray temporary files
+    assert not list(out.glob(".*.tmp")) and not list(plots.glob(".*.tmp"))
+
+
+def test_html_is_one_self_contained_page(full):
+    out, result = full
+    page = (out / "page.html").read_text()
+    assert page.count("<svg") == len([p for p in result.written if p.suffix == ".svg"]) == 5
+    assert "<table" in page and "virtual best" in page and "fault-crash" in page
+    assert "worker killed by SIGSEGV" in page  # the problems table
+    assert "expected 99" in page               # a verdict's reason
+    assert page.count("<script>") == 1  # the inline sort script, nothing loaded
+    for external in ("<link", "<script src", "<img", "<iframe", "src=", "@import", "url(http"):
+        assert external not in page, external
+    assert all(target.startswith("#") for target in re.findall(r'href="([^"]*)"', page))
+
+
+def test_same_database_gives_identical_svgs_and_page(db, full, tmp_path):
+    out, _ = full
+    report(db, html=tmp_path / "page.html", plots=tmp_path / "plots")
+    first = sorted((out / "plots").glob("*.svg"))
+    assert first and [p.name for p in first] == sorted(
+        p.name for p in (tmp_path / "plots").glob("*.svg"))
+    for path in first:
+        assert path.read_bytes() == (tmp_path / "plots" / path.name).read_bytes(), path.name
+    assert (out / "page.html").read_bytes() == (tmp_path / "page.html").read_bytes()
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "twinsolve", "report", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_cli_prints_the_table_and_each_file_written(db, tmp_path):
+    done = _cli(str(db), "--csv", str(tmp_path / "runs.csv"))
+    assert done.returncode == 0, done.stderr
+    assert "virtual best" in done.stdout and "PAR-2" in done.stdout
+    assert done.stdout.rstrip().splitlines()[-1] == f"wrote {tmp_path / 'runs.csv'}"
+
+
+@pytest.mark.parametrize("content", [None, b"just some text\n", b""])
+def test_missing_or_foreign_database_is_a_usage_error(tmp_path, content):
+    path = tmp_path / "results.sqlite"
+    if content is not None:
+        path.write_bytes(content)
+    done = _cli(str(path), "--csv", str(tmp_path / "x.csv"))
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert str(path) in done.stderr
+    assert not (tmp_path / "x.csv").exists()
+    if content is not None:
+        assert path.read_bytes() == content  # left exactly as it was
+    with pytest.raises(UsageError):
+        report(path)
+
+
+def test_unwritable_output_is_a_usage_error(db, tmp_path):
+    (tmp_path / "taken").write_text("a file, not a folder")
+    with pytest.raises(UsageError, match="not a folder"):
+        report(db, plots=tmp_path / "taken")

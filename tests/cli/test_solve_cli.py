@@ -1,0 +1,181 @@
+"""`twinsolve solve` and the entry point refuse bad input cleanly and check answers.
+
+Every case runs `python -m twinsolve` in a subprocess (in tmp_path) and checks
+the exit code, the one stderr line and that no traceback is shown.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import twinsolve
+from twinsolve.cli import SOLVE_TIMEOUT, build_parser
+
+ROOT = Path(__file__).resolve().parents[2]
+JUGS = ROOT / "instances" / "jugs"
+
+
+def twinsolve_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
+                          text=True, timeout=120, cwd=cwd)
+
+
+def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
+    """The single stderr line of a refused command (exit 2, nothing else said)."""
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("twinsolve: ") and "twinsolve: twinsolve" not in lines[0]
+    return lines[0]
+
+
+@pytest.fixture
+def all_on(tmp_path):
+    def write(meta: str = "") -> Path:
+        path = tmp_path / "all-on.txt"
+        path.write_text(f"{meta}lightsout 3 3\n111\n111\n111\n")
+        return path
+    return write
+
+
+# ---------------------------------------------------------------- the entry point
+
+def test_version_comes_from_the_package(tmp_path):
+    proc = twinsolve_cli("--version", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout == f"twinsolve {twinsolve.__version__}\n"
+    assert twinsolve.__version__ == "0.1.0"
+
+
+def test_no_arguments_prints_the_help(tmp_path):
+    proc = twinsolve_cli(cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stdout.startswith("usage: twinsolve") and "solve" in proc.stdout
+    assert "twinsolve: twinsolve" not in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["bogus"], "twinsolve: argument command: invalid choice: 'bogus'"),
+    (["solve"], "twinsolve: solve: the following arguments are required: PATH"),
+    (["solve", "x.txt", "--bogus"], "twinsolve: unrecognized arguments: --bogus"),
+    (["bench", "x", "--jobs", "0"], "twinsolve: bench: argument --jobs: must be a whole"),
+])
+def test_parser_errors_are_one_line_with_one_prefix(tmp_path, args, words):
+    assert one_error_line(twinsolve_cli(*args, cwd=tmp_path)).startswith(words)
+
+
+def test_every_line_of_a_long_message_is_prefixed(tmp_path):
+    (tmp_path / "a.txt").write_text("lightsout 2 2\n1x\n11\n")
+    (tmp_path / "b.txt").write_text("lightsout 2 2\n11\n1\n")
+    proc = twinsolve_cli("solve", "a.txt", "b.txt", cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 2 and [line.split(":")[:2] for line in lines] == [
+        ["twinsolve", " a.txt"], ["twinsolve", " b.txt"]]
+
+
+def test_output_survives_names_that_are_not_utf8(tmp_path):
+    # After main() has run, stdout escapes a lone surrogate instead of raising
+    # UnicodeEncodeError, and so does rich's Console, which writes through it.
+    code = ("import sys\nfrom rich.console import Console\nfrom twinsolve.cli import main\n"
+            "code = main(['list'])\nprint('caf\\udce9.txt')\nConsole().print('x\\ud800')\n"
+            "sys.exit(code)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tmp_path,
+                          timeout=120, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert proc.returncode == 0, proc.stderr
+    assert b"caf\\udce9.txt" in proc.stdout and b"x\\ud800" in proc.stdout
+
+
+# ---------------------------------------------------------------- numbers
+
+@pytest.mark.parametrize("command, value", [
+    *(("solve", value) for value in ("nan", "inf", "-inf", "1e400", "-0", "0", "-1")),
+    ("bench", "nan"), ("report", "inf"),  # the same argument reader
+])
+def test_non_finite_or_non_positive_timeouts_are_refused(tmp_path, command, value):
+    line = one_error_line(twinsolve_cli(command, "x.txt", f"--timeout={value}", cwd=tmp_path))
+    assert f"argument --timeout: must be a finite number of seconds > 0: {value!r}" in line
+    assert list(tmp_path.iterdir()) == []  # refused before anything was opened or written
+
+
+def test_solve_has_a_default_time_limit_shown_in_help(tmp_path):
+    assert build_parser().parse_args(["solve", "x.txt"]).timeout == SOLVE_TIMEOUT == 60
+    proc = twinsolve_cli("solve", "--help", cwd=tmp_path)
+    assert proc.returncode == 0 and "(default 60)" in " ".join(proc.stdout.split())
+
+
+# ---------------------------------------------------------------- answers against metadata
+
+def test_solve_says_why_an_answer_contradicts_expect_objective(all_on, tmp_path):
+    path = all_on("# expect-objective: 2\n")
+    proc = twinsolve_cli("solve", path.name, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert "wrong: optimal objective 5, expected 2" in proc.stdout
+    line = json.loads(twinsolve_cli("solve", path.name, "--json", cwd=tmp_path).stdout)
+    assert line["status"] == "wrong" and line["message"] == "optimal objective 5, expected 2"
+    assert line["objective"] == 5 and line["verified"] is True
+
+
+def test_solve_checks_expect_unique_when_asked(all_on, tmp_path):
+    path = all_on("# expect-unique: false\n")
+    assert twinsolve_cli("solve", path.name, cwd=tmp_path).returncode == 0  # not asked
+    proc = twinsolve_cli("solve", path.name, "--unique", "--json", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout)["message"] == "unique=True, expected false"
+
+
+def test_an_answer_that_meets_the_metadata_passes(all_on, tmp_path):
+    path = all_on("# expect-objective: 5\n# expect-solutions: 1\n")
+    proc = twinsolve_cli("solve", path.name, "--count", "--json", cwd=tmp_path)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["status"] == "optimal"
+
+
+# ---------------------------------------------------------------- back-ends
+
+def test_a_cmd_program_that_is_not_installed_is_a_usage_error(all_on, tmp_path):
+    line = one_error_line(twinsolve_cli("solve", all_on().name, "--backend",
+                                        "cmd:nosuchprogram-twinsolve", cwd=tmp_path))
+    assert "nosuchprogram-twinsolve" in line
+
+
+# The first instance is quick: once its JSON line is out, the imports are done and the
+# second, long run is under way (each runs well past 20 s when left alone).
+LONG_RUNS = {
+    "cpsat": (JUGS / "die-hard-holds-4.txt", JUGS / "gen-decant-50-37-29-13.txt"),
+    "sat": (JUGS / "die-hard-holds-4.txt", ROOT / "instances" / "chess" / "mixed-8x8-20.txt"),
+    "sat:glucose4": (JUGS / "die-hard-holds-4.txt", JUGS / "gen-decant-50-37-29-13.txt"),
+}
+
+
+@pytest.mark.parametrize("backend", sorted(LONG_RUNS))
+def test_ctrl_c_says_interrupted_never_timeout(tmp_path, backend):
+    """CP-SAT's own Ctrl-C handler made the run a `timeout` (and left SIGINT at its default,
+    so the next Ctrl-C killed the process silently); PySAT's made it an `error`, and
+    CaDiCaL then aborted the process. The interrupt must win, promptly."""
+    quick, long = LONG_RUNS[backend]
+    proc = subprocess.Popen([sys.executable, "-m", "twinsolve", "solve", str(quick), str(long),
+                             "--backend", backend, "--timeout", "40", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path)
+    try:
+        first = json.loads(proc.stdout.readline())
+        assert first["instance"] == str(quick)
+        time.sleep(0.5)  # inside the solver's C code by now
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert time.monotonic() - sent < 10
+    assert proc.returncode == 130, (out, err)
+    assert err == "twinsolve: interrupted\n" and out == ""

@@ -1,0 +1,91 @@
+"""The layers of docs/architecture.md hold: what may import what, read from the source.
+
+Every `import` and `from ... import` of every module under twinsolve/ (lazy ones
+inside functions included) is resolved to a twinsolve module and checked:
+- `search/` and `models/`, the engine and the encoding library, import nothing
+  from `puzzles/`, `bench/` or `backends/`: they know no puzzle;
+- a puzzle's folder never imports another puzzle's folder;
+- a puzzle's `rules.py` imports only `core/` (and its own folder's formats);
+- `bench/`, the harness, reaches puzzles only through the registry: it imports
+  nothing from `puzzles/`.
+A failure names the file, the line and the import.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+PACKAGE = ROOT / "twinsolve"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, imported twinsolve module) for every import in the file."""
+    package = _module_name(path) if path.name == "__init__.py" else \
+        _module_name(path).rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            # `from ..models import cave` imports a module too: keep the longer name
+            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+    return [(line, name) for line, name in found if name.startswith("twinsolve")]
+
+
+def _layer(module: str) -> tuple[str, ...]:
+    parts = module.split(".")
+    return tuple(parts[1:3]) if len(parts) > 2 and parts[1] == "puzzles" else tuple(parts[1:2])
+
+
+def _broken_rules(path: Path) -> list[str]:
+    me = _module_name(path)
+    mine = _layer(me)
+    problems = []
+    for line, name in _imports(path):
+        theirs = _layer(name)
+        where = f"{path.relative_to(ROOT)}:{line}: imports {name}"
+        if mine[:1] in (("search",), ("models",)) and theirs[:1] in (
+                ("puzzles",), ("bench",), ("backends",)):
+            problems.append(f"{where} (the engine and the library know no puzzle or harness)")
+        elif mine[:1] == ("puzzles",) and len(mine) == 2 and theirs[:1] == ("puzzles",) \
+                and len(theirs) == 2 and theirs != mine:
+            problems.append(f"{where} (a puzzle never imports another puzzle)")
+        elif mine[:1] == ("bench",) and theirs[:1] == ("puzzles",):
+            problems.append(f"{where} (the harness sees puzzles only through the registry)")
+        if me.endswith(".rules") and mine[:1] == ("puzzles",) and theirs[:1] != ("core",) \
+                and theirs != mine:
+            problems.append(f"{where} (a puzzle's rules import only core)")
+    return problems
+
+
+FILES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_imports_follow_the_layers(path):
+    problems = _broken_rules(path)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_checker_names_an_offending_import(tmp_path, monkeypatch):
+    fake = tmp_path / "twinsolve" / "search"
+    fake.mkdir(parents=True)
+    (fake / "leaky.py").write_text("from ..puzzles.cave import rules\n")
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    assert _broken_rules(fake / "leaky.py") == [
+        "twinsolve/search/leaky.py:1: imports twinsolve.puzzles.cave.rules "
+        "(the engine and the library know no puzzle or harness)"]

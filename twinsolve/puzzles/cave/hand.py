@@ -1,0 +1,560 @@
+"""Cave, the `hand` back-end: propagation to a fixpoint plus depth-first branching.
+
+Rules (see `twinsolve.puzzles.cave.rules`): shade some cells as the cave (inside).
+The inside cells form one orthogonally connected region; every outside cell
+reaches the edge of the grid through outside cells (no holes); every clue
+cell is inside, and a clue number counts the inside cells visible from it
+along its row and column, itself included, each ray stopping at the first
+outside cell or the edge. `?` is an inside cell with no count.
+
+The idea. One three-valued variable per cell on the shared engine's `Store`
+(value 1 = inside, 0 = outside), and four rule families on its
+`Propagator`, cheapest first:
+
+- Visibility (one rule per numbered clue). In each direction the arm length
+  `a` (inside cells seen that way) lies between the run of known-inside
+  cells and the run of not-outside cells, and `a = k` is possible only if
+  the cell just past it may be outside. The four sets of possible lengths
+  are bitmasks; adding them (shift-or convolutions) keeps in each set only
+  the lengths some choice of the other three completes to `number - 1`.
+  Then the cells up to the smallest kept length are inside, and when one
+  length is left the cell past it is outside. This subsumes the textbook
+  lower / upper bound rules and their per-direction variants.
+- No checkerboard (one rule per 2x2 block). Two diagonal inside cells and
+  two diagonal outside cells cannot coexist: the inside path joining the
+  first pair closes a loop, with their corner contact, around one of the
+  other pair, which then has no outside path to the edge.
+- Inside connectivity (one global rule). In the graph of not-outside cells,
+  an inside cell that cannot reach another is a contradiction, an
+  undecided cell that reaches no inside cell is outside, and an undecided
+  articulation point with inside cells on both sides is inside.
+- No holes, the mirror image. In the graph of not-inside cells plus a
+  virtual border node joined to every edge cell: an outside cell cut off
+  from the border is a contradiction, an undecided cell cut off from it is
+  inside, and an undecided articulation point separating an outside cell
+  from the border is outside.
+
+Both connectivity rules are one iterative Tarjan depth-first search each,
+rooted at an inside cell (resp. the border node), that also counts the
+inside (outside) cells under every tree child: a cut vertex separates
+inside cells exactly when a child cut off by it holds one, because the
+root is on the other side. The engine's `Grid.articulation_points` lists cut
+vertices without those counts, so the search lives here (`_Tarjan`).
+
+Probing (on by default; option `probe`). At a fixpoint of those rules,
+each open end of a clue arm (the undecided cell just past the run of inside
+cells the clue sees) is tried inside and outside; a value whose propagation
+fails is removed (failed-literal detection). On the janko.at corpus this
+leaves no branching at all. Trials are propagation, not search nodes: they
+are counted apart, as `probes`.
+
+Branching (`choose_cell`): the first open end of the clue closest to its
+number, else the undecided cell with the most decided neighbours; inside
+first, then outside. `nodes` counts values tried at branching points
+(DESIGN.md: hand = search nodes expanded); `propagations` counts rule runs.
+
+With `limits.unique` the search goes on to a second solution, with
+`limits.count` it enumerates them all; the deadline and `limits.node_limit`
+stop it with `timeout` (or `solved` with `unique` / `count` unknown when a
+solution was already found). A guard rule checks the deadline during
+propagation too, since one node can take long on a large grid.
+
+Known weakness: chronological backtracking without learning. Designed
+puzzles are solved by propagation, but large, loosely clued grids with many
+solutions (random clues on 20x20 and up) can time out before the first
+solution; the SAT back-ends are the tool there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...core.limits import Deadline, Limits
+from ...core.result import Result, Stats, Status, Stopwatch
+from ...search.grid import Grid
+from ...search.propagate import Contradiction, Propagator, Rule, SolveResult, Store, search
+from ...search.statespace import LimitHit
+from .rules import Instance, clue_cells, solution_from_inside
+
+__all__ = ["solve", "check_options", "build", "open_ends", "CaveModel", "INSIDE", "OUTSIDE",
+           "UNDECIDED"]
+
+# Domain masks of the engine's Boolean store: value 1 (bit 2) = inside, value 0 (bit 1) = outside.
+INSIDE = 2
+OUTSIDE = 1
+UNDECIDED = 3
+
+
+# ---------------------------------------------------------------- visibility
+
+def _add(lengths: int, sums: int) -> int:
+    """The sums of one value of `lengths` and one of `sums` (both bitmasks of integers)."""
+    out = 0
+    while lengths:
+        low = lengths & -lengths
+        out |= sums << (low.bit_length() - 1)
+        lengths ^= low
+    return out
+
+
+def _arm_lengths(dom: list[int], arm: Sequence[int], cap: int) -> tuple[int, int]:
+    """(known-inside run, bitmask of possible arm lengths <= cap) for one direction.
+
+    Length k needs arm[0..k-1] not outside and arm[k] not inside (or the edge).
+    """
+    size = len(arm)
+    k = 0
+    while k < size and dom[arm[k]] == INSIDE:
+        k += 1
+    run = k
+    mask = 1 << k
+    while k < size and k < cap and dom[arm[k]] != OUTSIDE:
+        k += 1
+        if k == size or dom[arm[k]] != INSIDE:
+            mask |= 1 << k
+    return run, mask
+
+
+class _ClueRule:
+    """Visibility of one numbered clue; see the module docstring."""
+
+    __slots__ = ("arms", "need")
+
+    def __init__(self, number: int, arms: tuple[tuple[int, ...], ...]) -> None:
+        self.arms = arms
+        self.need = number - 1  # inside cells to see besides the clue's own
+
+    def __call__(self, store: Store) -> None:
+        dom, need, arms = store.dom, self.need, self.arms
+        runs, masks = [], []
+        for arm in arms:
+            run, mask = _arm_lengths(dom, arm, need)
+            runs.append(run)
+            masks.append(mask)
+        # prefix[d]: sums over directions < d; suffix[d]: over directions > d.
+        prefix = [1, masks[0], 0, 0]
+        prefix[2] = _add(masks[1], prefix[1])
+        prefix[3] = _add(masks[2], prefix[2])
+        # This also catches a known run longer than `need` (its mask holds only that
+        # length), so below every kept length k has need - k >= 0.
+        if not _add(masks[3], prefix[3]) >> need & 1:
+            raise Contradiction
+        suffix = [0, 0, masks[3], 1]
+        suffix[1] = _add(masks[2], suffix[2])
+        suffix[0] = _add(masks[1], suffix[1])
+        for d, arm in enumerate(arms):
+            others = _add(prefix[d], suffix[d])
+            kept, mask = 0, masks[d]
+            while mask:
+                low = mask & -mask
+                if others >> (need - low.bit_length() + 1) & 1:
+                    kept |= low
+                mask ^= low
+            shortest = (kept & -kept).bit_length() - 1
+            for j in range(runs[d], shortest):
+                store.restrict(arm[j], INSIDE)
+            if not kept & (kept - 1) and shortest < len(arm):
+                store.restrict(arm[shortest], OUTSIDE)
+
+
+# ---------------------------------------------------------------- 2x2 blocks
+
+class _BlockRule:
+    """No 2x2 block holds two diagonal inside and two diagonal outside cells."""
+
+    __slots__ = ("a", "b", "c", "d")
+
+    def __init__(self, a: int, b: int, c: int, d: int) -> None:
+        self.a, self.b, self.c, self.d = a, b, c, d  # a b / c d: diagonals (a, d), (b, c)
+
+    def __call__(self, store: Store) -> None:
+        dom = store.dom
+        a, b, c, d = self.a, self.b, self.c, self.d
+        _diagonal(store, dom[a], dom[d], b, c)
+        _diagonal(store, dom[b], dom[c], a, d)
+
+
+def _diagonal(store: Store, first: int, second: int, p: int, q: int) -> None:
+    """One diagonal equal and decided: the other may not be its opposite on both cells."""
+    if first != second or first == UNDECIDED:
+        return
+    opposite = first ^ UNDECIDED
+    if store.dom[p] == opposite:
+        store.restrict(q, first)
+    elif store.dom[q] == opposite:
+        store.restrict(p, first)
+
+
+# ---------------------------------------------------------------- connectivity
+
+class _Tarjan:
+    """Iterative Tarjan DFS over allowed cells, counting marked cells per subtree.
+
+    Scratch lists are reused between calls: a cell counts as visited in a
+    call when its discovery time is at least that call's `stamp`, so nothing
+    is cleared or reallocated per search node.
+    """
+
+    __slots__ = ("nbrs", "disc", "low", "parent", "pos", "sub", "stamp")
+
+    def __init__(self, nbrs: Sequence[Sequence[int]]) -> None:
+        n = len(nbrs)
+        self.nbrs = nbrs
+        self.disc = [-1] * n
+        self.low = [0] * n
+        self.parent = [-1] * n
+        self.pos = [0] * n
+        self.sub = [0] * n
+        self.stamp = 0
+
+    def run(self, state: Sequence[int], root: int, blocked: int, marked: int) -> list[int]:
+        """DFS from `root` over cells whose state is not `blocked`.
+
+        Returns the UNDECIDED cells that cut a subtree holding a `marked` cell
+        off from the root. Afterwards a cell was reached iff `disc[i]` is at
+        least the `stamp` before the call.
+        """
+        nbrs, disc, low, parent, pos, sub = (
+            self.nbrs, self.disc, self.low, self.parent, self.pos, self.sub)
+        stamp = timer = self.stamp
+        disc[root] = low[root] = timer
+        timer += 1
+        parent[root], pos[root] = -1, 0
+        sub[root] = state[root] == marked
+        cuts = []
+        stack = [root]
+        while stack:
+            v = stack[-1]
+            nv = nbrs[v]
+            p = pos[v]
+            while p < len(nv):
+                w = nv[p]
+                p += 1
+                if state[w] == blocked:
+                    continue
+                dw = disc[w]
+                if dw < stamp:  # tree edge: descend, come back to v's next neighbour later
+                    pos[v] = p
+                    parent[w], pos[w] = v, 0
+                    disc[w] = low[w] = timer
+                    timer += 1
+                    sub[w] = state[w] == marked
+                    stack.append(w)
+                    break
+                if dw < low[v]:
+                    low[v] = dw
+            else:
+                stack.pop()
+                u = parent[v]
+                if u >= 0:
+                    if low[v] < low[u]:
+                        low[u] = low[v]
+                    sub[u] += sub[v]
+                    if sub[v] and low[v] >= disc[u] and state[u] == UNDECIDED:
+                        cuts.append(u)  # v's subtree, holding a marked cell, hangs on u
+        self.stamp = timer
+        return cuts
+
+
+class _InsideRule:
+    """Inside cells connected through not-outside cells; see the module docstring."""
+
+    __slots__ = ("tarjan",)
+
+    def __init__(self, grid: Grid) -> None:
+        self.tarjan = _Tarjan(grid.neighbours)
+
+    def __call__(self, store: Store) -> None:
+        dom = store.dom
+        try:
+            root = dom.index(INSIDE)
+        except ValueError:  # nothing inside yet: only an all-outside grid is wrong
+            if UNDECIDED not in dom:
+                raise Contradiction from None
+            return
+        tarjan = self.tarjan
+        stamp = tarjan.stamp
+        cuts = tarjan.run(dom, root, OUTSIDE, INSIDE)
+        disc = tarjan.disc
+        for i, m in enumerate(dom):
+            if m != OUTSIDE and disc[i] < stamp:
+                store.restrict(i, OUTSIDE)  # Contradiction if i is inside: walled off
+        for i in cuts:
+            store.restrict(i, INSIDE)
+
+
+class _BorderRule:
+    """No holes: outside cells reach the border through not-inside cells."""
+
+    __slots__ = ("tarjan", "border")
+
+    def __init__(self, grid: Grid) -> None:
+        n = grid.size
+        edge = [i for i in range(n) if len(grid.neighbours[i]) < 4]
+        on_edge = set(edge)
+        nbrs = [nb + (n,) if i in on_edge else nb for i, nb in enumerate(grid.neighbours)]
+        nbrs.append(tuple(edge))
+        self.tarjan = _Tarjan(nbrs)
+        self.border = n  # the virtual node: outside, joined to every edge cell
+
+    def __call__(self, store: Store) -> None:
+        dom = store.dom
+        tarjan = self.tarjan
+        stamp = tarjan.stamp
+        cuts = tarjan.run(dom + [OUTSIDE], self.border, INSIDE, OUTSIDE)
+        disc = tarjan.disc
+        for i, m in enumerate(dom):
+            if m != INSIDE and disc[i] < stamp:
+                store.restrict(i, INSIDE)  # Contradiction if i is outside: a hole
+        for i in cuts:
+            store.restrict(i, OUTSIDE)
+
+
+# ---------------------------------------------------------------- clue arms
+
+def open_ends(dom: Sequence[int], arms: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
+    """(inside cells a clue sees for sure, the undecided cells that would extend its runs).
+
+    Per arm, the run of inside cells from the clue is counted and the cell
+    just past it is an open end when undecided: deciding it changes, or
+    closes, what the clue sees.
+    """
+    seen, ends = 0, []
+    for arm in arms:
+        k, size = 0, len(arm)
+        while k < size and dom[arm[k]] == INSIDE:
+            k += 1
+        seen += k
+        if k < size and dom[arm[k]] == UNDECIDED:
+            ends.append(arm[k])
+    return seen, ends
+
+
+# ---------------------------------------------------------------- limits and probing
+
+class _DeadlineGuard:
+    """Fails propagation once the deadline has passed, and remembers that it did.
+
+    The engine polls the deadline every few search nodes; on large grids a
+    node's propagation is long, so the guard stops the search within one
+    rule run instead. Its failures are not proofs: `solve` reports a
+    search during which it fired as stopped, never as unsat or unique.
+    """
+
+    __slots__ = ("deadline", "fired")
+
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
+        self.fired = False
+
+    def __call__(self, store: Store) -> None:
+        if self.deadline.expired():
+            self.fired = True
+            raise Contradiction
+
+
+class _ProbeRule:
+    """Failed-literal probing on the open ends of the clue arms.
+
+    Runs last (lowest priority), so the store is at a fixpoint of the other
+    rules. Each open end (`open_ends`) is set inside, then outside, and
+    propagated by a second `Propagator` on the same store holding the same
+    rules (the engine's `propagate` is not re-entrant); the trail undoes
+    each trial. A failed value is removed and its consequences propagated at
+    once, and passes repeat until no probe fails, so the rule leaves a
+    fixpoint of every rule. Probing is sound, so counts stay exact. Only
+    open ends are probed: on designed puzzles they carry the deductions, and
+    probing every cell costs far more on loosely clued grids.
+    """
+
+    __slots__ = ("inner", "clues", "probes")
+
+    def __init__(self, inner: Propagator, clues: Sequence[_ClueRule]) -> None:
+        self.inner = inner
+        self.clues = clues
+        self.probes = 0
+
+    def __call__(self, store: Store) -> None:
+        dom, inner = store.dom, self.inner
+        failed = True
+        while failed:
+            failed = False
+            ends = {cell for clue in self.clues for cell in open_ends(dom, clue.arms)[1]}
+            for cell in sorted(ends):
+                if dom[cell] == UNDECIDED and self._refute(store, cell):
+                    failed = True
+                    if not inner.propagate():
+                        raise Contradiction
+
+    def _refute(self, store: Store, cell: int) -> bool:
+        """Probe both values of `cell`; fix it to the other one if one fails."""
+        for value in (INSIDE, OUTSIDE):
+            self.probes += 1
+            mark = store.mark()
+            store.restrict(cell, value)
+            holds = self.inner.propagate()
+            store.undo(mark)
+            if not holds:
+                store.restrict(cell, value ^ UNDECIDED)
+                return True
+        return False
+
+
+# ---------------------------------------------------------------- model
+
+class CaveModel:
+    """The store, the rules and the branching heuristic of one instance.
+
+    `prop` runs the visibility, block and connectivity rules (plus the
+    deadline guard when there is a deadline), then probing when `probe` is
+    true; `choose` is the branching heuristic.
+    """
+
+    def __init__(self, instance: Instance, probe: bool = True,
+                 deadline: Deadline | None = None) -> None:
+        self.instance = instance
+        self.grid = Grid(instance.rows, instance.cols)
+        self.store = Store.booleans(self.grid.size)
+        self.prop = Propagator(self.store)
+        self.clue_rules: list[_ClueRule] = []
+        self.guard = _DeadlineGuard(deadline) if deadline and deadline.seconds is not None else None
+        self.rules = self._rules()
+        for rule, watches, priority in self.rules:
+            self.prop.add_rule(rule, watches, priority=priority)
+        self.probe: _ProbeRule | None = None
+        if probe:
+            inner = Propagator(self.store)
+            for rule, watches, priority in self.rules:
+                inner.add_rule(rule, watches, priority=priority)
+            self.probe = _ProbeRule(inner, self.clue_rules)
+            self.prop.add_rule(self.probe, None, priority=2)
+        self.choose = _Chooser(self.grid, self.clue_rules)
+
+    def _rules(self) -> list[tuple[Rule, list[int] | None, int]]:
+        """(rule, watched cells or None for all, priority); clue cells are fixed here."""
+        grid, store = self.grid, self.store
+        rules: list[tuple[Rule, list[int] | None, int]] = []
+        for r, c, number in clue_cells(self.instance):
+            cell = grid.index(r, c)
+            store.restrict(cell, INSIDE)  # a fresh store: this cannot contradict
+            if number is None:
+                continue
+            arms = tuple(tuple(grid.line_of_sight(cell, d)) for d in range(4))
+            self.clue_rules.append(_ClueRule(number, arms))
+            rules.append((self.clue_rules[-1], [i for arm in arms for i in arm], 0))
+        cols = grid.cols
+        for r in range(grid.rows - 1):
+            for c in range(cols - 1):
+                block = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+                rules.append((_BlockRule(*block), list(block), 0))
+        # Global rules cost O(cells) a run: after the local rules reach their fixpoint,
+        # and the guard before them.
+        if self.guard is not None:
+            rules.append((self.guard, None, 1))
+        rules.append((_InsideRule(grid), None, 1))
+        rules.append((_BorderRule(grid), None, 1))
+        return rules
+
+    def propagations(self) -> int:
+        return self.prop.runs + (self.probe.inner.runs if self.probe else 0)
+
+    def solution(self, values: Sequence[int]) -> dict[str, list[str]]:
+        cols = self.grid.cols
+        return solution_from_inside(values[r * cols:(r + 1) * cols]
+                                    for r in range(self.grid.rows))
+
+
+def build(instance: Instance, probe: bool = True, deadline: Deadline | None = None) -> CaveModel:
+    """The propagation model of `instance`, ready for `search`."""
+    return CaveModel(instance, probe, deadline)
+
+
+# ---------------------------------------------------------------- branching
+
+class _Chooser:
+    """Branching heuristic bound to one model; see `choose_cell`."""
+
+    __slots__ = ("nbrs", "clues")
+
+    def __init__(self, grid: Grid, clues: Sequence[_ClueRule]) -> None:
+        self.nbrs = grid.neighbours
+        self.clues = clues
+
+    def __call__(self, store: Store) -> int | None:
+        return choose_cell(store, self.nbrs, self.clues)
+
+
+def choose_cell(store: Store, nbrs: Sequence[Sequence[int]],
+                clues: Sequence[_ClueRule]) -> int | None:
+    """The undecided cell to branch on, or None when every cell is decided.
+
+    The first open end (`open_ends`) of the clue closest to its number:
+    either value moves that clue to a bound, where the visibility rule
+    decides its other arms. With no open end left, the undecided cell with
+    the most decided neighbours, where connectivity deductions start. Ties
+    go to the first clue, the lowest cell index.
+    """
+    dom = store.dom
+    best, best_deficit = None, 1 << 30
+    for clue in clues:
+        seen, ends = open_ends(dom, clue.arms)
+        if ends and clue.need - seen < best_deficit:
+            best, best_deficit = ends[0], clue.need - seen
+    if best is not None:
+        return best
+    best_score = -1
+    for i, m in enumerate(dom):
+        if m == UNDECIDED:
+            score = sum(dom[w] != UNDECIDED for w in nbrs[i])
+            if score > best_score:
+                best, best_score = i, score
+    return best
+
+
+def _inside_first(store: Store, var: int) -> tuple[int, ...]:
+    return (1, 0)
+
+
+# ---------------------------------------------------------------- solve
+
+def check_options(limits: Limits) -> None:
+    """hand's one option, `probe=true|false` (the registry's checker)."""
+    limits.check_options("hand", ("probe",))
+    limits.flag("probe", True)
+
+
+def solve(instance: Instance, limits: Limits) -> Result:
+    """Propagate and branch; SOLVED with `{"inside": [...]}`, UNSAT, or TIMEOUT.
+
+    Option `limits.options["probe"]` (default True; `hand:probe=false` on the
+    command line) turns failed-literal probing off, leaving the plain rules.
+    """
+    watch = Stopwatch()
+    deadline = limits.deadline()
+    model = build(instance, limits.flag("probe", True), deadline)
+    watch.built()
+    wanted = None if limits.count else (2 if limits.unique else 1)
+    found = search(model.prop, choose=model.choose, order=_inside_first,
+                   max_solutions=wanted, keep=1, node_limit=limits.node_limit,
+                   deadline=deadline)
+    if model.guard is not None and model.guard.fired and found.limit_hit is None:
+        found = SolveResult(found.solutions, found.count, found.nodes, False, LimitHit.DEADLINE)
+    counters = {"propagations": model.propagations()}
+    if model.probe is not None:
+        counters["probes"] = model.probe.probes
+    return _result(model, limits, found, watch.stats(nodes=found.nodes, **counters))
+
+
+def _result(model: CaveModel, limits: Limits, found: SolveResult, stats: Stats) -> Result:
+    stopped = found.limit_hit
+    message = f"hand stopped: {stopped} limit" if stopped else None
+    if not found.solutions:
+        if stopped:
+            return Result(Status.TIMEOUT, stats=stats, message=message)
+        return Result.unsat(limits, stats=stats)
+    unique = None
+    if limits.unique and (found.exhausted or found.count >= 2):
+        unique = found.count == 1
+    count = found.count if limits.count and found.exhausted else None
+    return Result(Status.SOLVED, model.solution(found.solutions[0]), None, unique=unique,
+                  stats=stats, count=count, message=message)

@@ -1,0 +1,547 @@
+"""Cave (Corral) as a CP-SAT model and as a SAT encoding with lazy connectivity cuts.
+
+Rules (see `twinsolve.puzzles.cave.rules`). Shade some cells as the cave (inside).
+The inside cells form one orthogonally connected region; every outside cell
+reaches the edge of the grid through outside cells (no holes); every clue
+cell is inside, and a clue number counts the inside cells it sees along its
+row and column, itself included, each ray stopping at the first outside cell
+or the edge. `?` is an inside cell with no count. A feasibility puzzle: the
+answer is `solved` with no objective.
+
+Modelling idea. One Boolean `inside[r,c]` per cell.
+
+- Clues: a clue cell is inside.
+- Visibility: along each of the four arms of a numbered clue, `see[r,c,d,k]`
+  is true iff the k nearest cells in direction d are all inside:
+  see_1 = inside(first cell), see_k <-> see_{k-1} and inside(k-th cell). The
+  arm's see literals are then the arm's length in unary, and the four arms
+  add up to clue - 1. An arm never needs more than `clue` literals: seeing
+  `clue` cells in one direction already breaks the sum.
+- Connectivity: the inside cells are connected (rooted at the first clue
+  cell, when there is one), and the outside cells together with a virtual
+  BORDER vertex, adjacent to every edge cell, are connected: that is "no
+  holes". Both are `graph_constraints` constraints on the grid graph.
+- Implied clauses, for propagation only: no 2x2 checkerboard (two diagonal
+  inside cells with both other cells outside would enclose one of them); an
+  inside cell other than the root has an inside neighbour, and an outside
+  cell an outside neighbour or the edge (`graph_constraints.implied_clauses`).
+
+Back-ends.
+- `cpsat`: the declarative model; connectivity by `graph_constraints.connected`
+  with option `connectivity` = flow (the default), height, distance or layers,
+  or `lazy`: the cut loop below with a fresh CP-SAT run per round (CP-SAT is
+  not incremental). Defaults `linearization_level=2`, `cp_model_presolve=false`
+  unless the caller sets them (measured: `_CPSAT_PARAMETERS`).
+- `sat`: CNF through PySAT; visibility by a unary adder (totalizer merges of
+  the four already-sorted arms, equal to clue - 1); connectivity by lazy cuts
+  in one incremental solver: solve; if the cave falls apart or outside cells
+  are enclosed, add `graph_constraints.separator_cuts` of both graphs and
+  solve again, until a connected model or UNSAT. The cuts are sound (proof in
+  `graph_constraints`), so UNSAT is a proof. `connectivity=layers` uses the
+  complete BFS-layer CNF instead (slower: see `graph_constraints`).
+
+`--unique`: forbid the solution found (a clause on the inside literals) and
+search again, cuts included, so a second model counts only once it is
+connected: `unique` is True only when that search ends UNSAT. `--count`: the
+same loop to the end on `sat`; `cpsat` counts with one CP-SAT enumeration on
+the `distance` encoding, whose auxiliaries the shading fixes, so each
+solution is met once (forbid-and-re-solve would pay a CP-SAT run per solution).
+Statistics: `nodes` = CP-SAT branches or SAT decisions; `cuts` and `rounds`
+(solver calls of the cut loop) beside them.
+
+Exports: `sat_export` is the COMPLETE CNF (BFS layers for both connectivity
+constraints, no lazy cuts), so any model of the file decodes to a solution
+that passes `verify`; `cpsat_export` is the `cpsat` model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ...core.geometry import DELTAS
+from ...core.limits import Deadline, Limits, on_interrupt
+from ...core.result import Result, Stats, Status, Stopwatch
+from ...models import cpsat_common, graph_constraints, sat_common
+from ...models.export import CnfExport
+from .rules import Instance, clue_cells, solution_from_inside
+
+__all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
+           "sat_export", "cpsat_export", "build_cpsat", "build_sat", "Layout", "layout",
+           "CPSAT_METHODS", "SAT_METHODS"]
+
+CPSAT_METHODS = (*graph_constraints.METHODS, "lazy")
+SAT_METHODS = ("lazy", "layers")
+_CPSAT_DEFAULT = "flow"
+# CP-SAT parameters for this model unless the caller sets them. Measured on the 140
+# janko puzzles with uniqueness (one worker): the flow constraints lean on the LP,
+# which level 2 strengthens with cuts, and presolve costs more than it saves on
+# models this small: total 24 s -> 18 s, median 0.11 s -> 0.07 s.
+_CPSAT_PARAMETERS = {"linearization_level": 2, "cp_model_presolve": False}
+_SAT_DEFAULT = "lazy"
+
+
+# ---------------------------------------------------------------- the grid as graphs
+
+@dataclass(frozen=True)
+class Layout:
+    """Cells as vertices 0..n-1 (r * cols + c); `outer` adds the BORDER vertex n.
+
+    `root` is the first clue cell, None without clues; `required` every clue cell
+    (all inside).
+    """
+
+    rows: int
+    cols: int
+    inner: tuple[tuple[int, ...], ...]
+    outer: tuple[tuple[int, ...], ...]
+    root: int | None
+    required: frozenset[int]
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def border(self) -> int:
+        return self.cells
+
+
+def layout(instance: Instance) -> Layout:
+    rows, cols = instance.rows, instance.cols
+    inner = tuple(tuple(n) for n in graph_constraints.grid_neighbours(rows, cols))
+    edge = [r * cols + c for r in range(rows) for c in range(cols)
+            if r in (0, rows - 1) or c in (0, cols - 1)]
+    on_edge = set(edge)
+    border = rows * cols
+    outer = tuple(n + ((border,) if v in on_edge else ()) for v, n in enumerate(inner))
+    outer += (tuple(edge),)
+    clues = clue_cells(instance)
+    root = clues[0].row * cols + clues[0].col if clues else None
+    required = frozenset(clue.row * cols + clue.col for clue in clues)
+    return Layout(rows, cols, inner, outer, root, required)
+
+
+def _arms(instance: Instance, row: int, col: int, number: int) -> list[list[int]]:
+    """Per direction, the cells outward from a clue, at most `number` of them."""
+    arms = []
+    for dr, dc in DELTAS:
+        arm, r, c = [], row + dr, col + dc
+        while 0 <= r < instance.rows and 0 <= c < instance.cols and len(arm) < number:
+            arm.append(r * instance.cols + c)
+            r, c = r + dr, c + dc
+        arms.append(arm)
+    return arms
+
+
+def _implied_grid_clauses(lay: Layout, inside: Sequence[Any], neg: Any) -> list[list[Any]]:
+    """No 2x2 checkerboard: two diagonal inside cells with the other two outside.
+
+    Why it holds: a path of inside cells joining the two diagonal ones closes a loop
+    through their shared corner that encloses one of the two outside cells, a hole.
+    (The "has a neighbour of its kind" clauses come with the graph constraints.)
+    """
+    clauses = []
+    cols = lay.cols
+    for r in range(lay.rows - 1):
+        for c in range(cols - 1):
+            a, b = inside[r * cols + c], inside[r * cols + c + 1]
+            d, e = inside[(r + 1) * cols + c], inside[(r + 1) * cols + c + 1]
+            clauses.append([neg(a), neg(e), b, d])
+            clauses.append([neg(b), neg(d), a, e])
+    return clauses
+
+
+def _options(limits: Limits, key: str, allowed: Sequence[str], default: str
+             ) -> tuple[str, Limits]:
+    """Take `key` out of the options (checked against `allowed`); the rest stay."""
+    value = limits.choice(key, default, allowed)
+    options = {name: given for name, given in limits.options.items() if name != key}
+    return value, Limits(**{**limits.__dict__, "options": options})
+
+
+def _grid(lay: Layout, values: Sequence[int | bool]) -> dict[str, list[str]]:
+    cols = lay.cols
+    return solution_from_inside([values[r * cols:(r + 1) * cols] for r in range(lay.rows)])
+
+
+@dataclass
+class _Tally:
+    """Forbid-and-re-solve bookkeeping shared by the loops below."""
+
+    first: list[bool] | None = None
+    found: int = 0
+    complete: bool = False
+    status: Status = Status.TIMEOUT
+    cuts: int = 0
+    rounds: int = 0
+
+    def result(self, lay: Layout, limits: Limits, stats: Stats,
+               message: str | None = None) -> Result:
+        if self.first is None:
+            status = Status.UNSAT if self.complete else self.status
+            unsat = status is Status.UNSAT
+            return Result(status, unique=False if unsat and limits.unique else None,
+                          count=0 if unsat and limits.count else None, stats=stats,
+                          message=message)
+        unique = None
+        if limits.unique and (self.complete or self.found >= 2):
+            unique = self.found == 1
+        count = self.found if limits.count and self.complete else None
+        return Result(Status.SOLVED, _grid(lay, self.first), None, unique, stats, count,
+                      message=message)
+
+
+def _wanted(limits: Limits) -> int | None:
+    """How many solutions to look for: all (count), two (unique) or one."""
+    return None if limits.count else (2 if limits.unique else 1)
+
+
+def _cuts(lay: Layout, values: Sequence[bool]) -> list[tuple[list[int], list[int]]]:
+    """Lazy cuts for a shading, as (cells that must be inside, cells that must be
+    outside) alternatives: the clause "one of the first is inside or one of the second
+    is outside". Empty when the shading is connected with no holes."""
+    found = []
+    for cut in graph_constraints.separator_cuts(values, lay.inner, lay.root, lay.required):
+        found.append((list(cut.on), list(cut.off)))
+    outside = [not v for v in values] + [True]
+    for cut in graph_constraints.separator_cuts(outside, lay.outer, lay.border):
+        # In the outside graph "active" means outside: the roles swap.
+        found.append((list(cut.off), list(cut.on)))
+    return found
+
+
+# ---------------------------------------------------------------- CP-SAT
+
+def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT
+                ) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """The CP-SAT model and its `inside` variables in row-major order.
+
+    `method` is a `graph_constraints` method, or "lazy" for no connectivity
+    constraint at all (the caller adds cuts).
+    """
+    lay = layout(instance)
+    model = cp_model.CpModel()
+    # Variables: one Boolean per cell.
+    inside = [model.new_bool_var(f"inside[{v // lay.cols},{v % lay.cols}]")
+              for v in range(lay.cells)]
+    # Clues are inside; numbered clues see clue - 1 other cells.
+    for r, c, number in clue_cells(instance):
+        model.add(inside[r * lay.cols + c] == 1)
+        if number is not None:
+            _add_visibility(model, inside, _arms(instance, r, c, number), number, (r, c))
+    if not clue_cells(instance):
+        model.add_bool_or(inside)  # the cave has at least one cell
+    for clause in _implied_grid_clauses(lay, inside, lambda lit: lit.negated()):
+        model.add_bool_or(clause)
+    # Connectivity: the cave, and the outside plus the border vertex (no holes).
+    border = model.new_bool_var("border")
+    outside = [lit.negated() for lit in inside] + [border]
+    for active, graph, root, name in ((inside, lay.inner, lay.root, "cave"),
+                                      (outside, lay.outer, lay.border, "out")):
+        if method == "lazy":  # only what connectivity implies; the caller adds cuts
+            for clause in graph_constraints.implied_clauses(active, graph, root,
+                                                            lambda lit: lit.negated()):
+                model.add_bool_or(clause)
+        else:
+            graph_constraints.connected(model, active, graph, root, method, name)
+    return model, inside
+
+
+def _add_visibility(model: cp_model.CpModel, inside: Sequence[cp_model.IntVar],
+                    arms: list[list[int]], number: int, at: tuple[int, int]) -> None:
+    """see[k] <-> see[k-1] and inside[k-th cell]; the see literals sum to number - 1."""
+    seen = []
+    for d, arm in enumerate(arms):
+        previous = None
+        for k, cell in enumerate(arm, start=1):
+            if previous is None:
+                see = inside[cell]  # the nearest cell is seen iff it is inside
+            else:
+                see = model.new_bool_var(f"see[{at[0]},{at[1]},{d},{k}]")
+                model.add_implication(see, previous)
+                model.add_implication(see, inside[cell])
+                model.add_bool_or([see, previous.negated(), inside[cell].negated()])
+            seen.append(see)
+            previous = see
+    model.add(sum(seen) == number - 1)
+
+
+def cpsat_export(instance: Instance) -> cp_model.CpModel:
+    """The `cpsat` back-end's model (default connectivity encoding)."""
+    return build_cpsat(instance)[0]
+
+
+def check_cpsat_options(limits: Limits) -> None:
+    """cpsat's options, `connectivity=METHOD` and CP-SAT's own (the registry's checker)."""
+    cpsat_common.check_options(_options(limits, "connectivity", CPSAT_METHODS,
+                                        _CPSAT_DEFAULT)[1])
+
+
+def solve_cpsat(instance: Instance, limits: Limits) -> Result:
+    """CP-SAT; `unique` by forbid-and-re-solve, `count` by enumeration (module docstring)."""
+    method, limits = _options(limits, "connectivity", CPSAT_METHODS, _CPSAT_DEFAULT)
+    limits = Limits(**{**limits.__dict__, "options": {**_CPSAT_PARAMETERS, **limits.options}})
+    watch, deadline = Stopwatch(), limits.deadline()
+    lay = layout(instance)
+    # Why counting switches to `distance`: its auxiliaries are fixed by the shading, so
+    # CP-SAT's own enumeration meets each solution once; re-solving per solution
+    # costs a whole CP-SAT run each (minutes for a thousand solutions).
+    enumerate_all = limits.count and method != "lazy"
+    model, inside = build_cpsat(instance, "distance" if enumerate_all else method)
+    watch.built()
+    if method == "lazy":
+        tally, effort = _cpsat_lazy(model, inside, lay, limits, deadline)
+    elif enumerate_all:
+        tally, effort = _cpsat_enumerate(model, inside, limits, deadline)
+    else:
+        tally, effort = _cpsat_declarative(model, inside, limits, deadline)
+    counters = effort.counters()
+    if method == "lazy":
+        counters.update(cuts=tally.cuts, rounds=tally.rounds)
+    return tally.result(lay, limits, watch.stats(nodes=effort.nodes, **counters))
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Distinct shadings met during CP-SAT's enumeration, in the order found."""
+
+    def __init__(self, inside: Sequence[cp_model.IntVar]) -> None:
+        super().__init__()
+        self.inside = inside
+        self.found: dict[tuple[bool, ...], None] = {}
+
+    def on_solution_callback(self) -> None:
+        self.found.setdefault(tuple(bool(self.value(var)) for var in self.inside))
+
+
+def _cpsat_enumerate(model: cp_model.CpModel, inside: list[cp_model.IntVar], limits: Limits,
+                     deadline: Deadline) -> tuple[_Tally, cpsat_common.CpEffort]:
+    """Every solution in one CP-SAT run (`enumerate_all_solutions`, one worker)."""
+    if deadline.expired():  # no time left: CP-SAT would still load the whole model first
+        return _Tally(status=Status.TIMEOUT), cpsat_common.CpEffort()
+    solver = cp_model.CpSolver()
+    cpsat_common.configure(solver, limits, deadline)
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1  # enumeration is single-threaded in CP-SAT
+    collector = _Collector(inside)
+    with on_interrupt(solver.stop_search):
+        code = solver.solve(model, collector)
+    effort = cpsat_common.CpEffort()
+    effort.absorb(solver)
+    if code == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"invalid CP-SAT model: {model.validate()}")
+    tally = _Tally(found=len(collector.found), status=Status.TIMEOUT)
+    # OPTIMAL: the enumeration finished; INFEASIBLE: there is nothing to enumerate.
+    tally.complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    if collector.found:
+        tally.first = list(next(iter(collector.found)))
+    return tally, effort
+
+
+def _cpsat_declarative(model: cp_model.CpModel, inside: list[cp_model.IntVar], limits: Limits,
+                       deadline: Deadline) -> tuple[_Tally, cpsat_common.CpEffort]:
+    outcome = cpsat_common.solve_model(model, inside, limits, deadline)
+    effort, tally = cpsat_common.CpEffort(), _Tally(status=outcome.status)
+    effort.merge(outcome.effort)
+    if outcome.status is Status.ERROR:
+        raise RuntimeError(outcome.message)
+    if outcome.values is None:
+        tally.complete = outcome.status is Status.UNSAT
+        return tally, effort
+    tally.first, tally.found = [bool(v) for v in outcome.values], 1
+    wanted = _wanted(limits)
+    tally.complete = wanted == 1
+    if wanted != 1:
+        more = cpsat_common.count_solutions(model, inside, limits, deadline,
+                                            known=outcome.values, stop_at=wanted)
+        effort.merge(more.effort)
+        tally.found, tally.complete = more.found, more.complete
+    return tally, effort
+
+
+def _cpsat_lazy(model: cp_model.CpModel, inside: list[cp_model.IntVar], lay: Layout,
+                limits: Limits, deadline: Deadline) -> tuple[_Tally, cpsat_common.CpEffort]:
+    """Solve, add the cuts a disconnected model violates, solve again (a fresh search
+    each round: CP-SAT is not incremental); found solutions are forbidden in turn."""
+    effort, tally, wanted = cpsat_common.CpEffort(), _Tally(), _wanted(limits)
+    while wanted is None or tally.found < wanted:
+        outcome = cpsat_common.solve_model(model, inside, limits, deadline)
+        effort.merge(outcome.effort)
+        tally.rounds += 1
+        if outcome.values is None:
+            tally.complete, tally.status = outcome.status is Status.UNSAT, outcome.status
+            return tally, effort
+        values = [bool(v) for v in outcome.values]
+        cuts = _cuts(lay, values)
+        for must_inside, must_outside in cuts:
+            model.add_bool_or([inside[v] for v in must_inside]
+                              + [inside[v].negated() for v in must_outside])
+        tally.cuts += len(cuts)
+        if cuts:
+            continue
+        tally.found += 1
+        tally.first = tally.first or values
+        model.add_bool_or([lit.negated() if on else lit
+                           for lit, on in zip(inside, values, strict=True)])
+    tally.complete = wanted == 1
+    return tally, effort
+
+
+# ---------------------------------------------------------------- SAT
+
+def build_sat(instance: Instance, complete: bool = False
+              ) -> tuple[sat_common.Encoding, list[int]]:
+    """The CNF and the `inside` literals in row-major order.
+
+    Without `complete`, connectivity is left to lazy cuts (only its implied
+    clauses are here); with it, the BFS-layer encoding makes the CNF exact.
+    """
+    lay = layout(instance)
+    enc = sat_common.Encoding()
+    # Variables: one per cell, created first so that inside(r, c) is variable r*cols+c+1.
+    inside = [enc.var("inside", v // lay.cols, v % lay.cols) for v in range(lay.cells)]
+    # Clues are inside; numbered clues see clue - 1 other cells.
+    for r, c, number in clue_cells(instance):
+        enc.add([inside[r * lay.cols + c]])
+        if number is not None:
+            _sat_visibility(enc, inside, _arms(instance, r, c, number), number, (r, c))
+    if not clue_cells(instance):
+        enc.add(inside)
+    for clause in _implied_grid_clauses(lay, inside, lambda lit: -lit):
+        enc.add(clause)
+    outside = [-lit for lit in inside] + [enc.var("border")]
+    if complete:
+        for name, active, graph, root in (("cave", inside, lay.inner, lay.root),
+                                          ("out", outside, lay.outer, lay.border)):
+            enc.clauses += graph_constraints.connected_clauses(
+                active, graph, lambda key, name=name: enc.var(name, *key), root)
+    else:
+        enc.clauses += graph_constraints.implied_clauses(inside, lay.inner, lay.root)
+        enc.clauses += graph_constraints.implied_clauses(outside, lay.outer, lay.border)
+    return enc, inside
+
+
+def _sat_visibility(enc: sat_common.Encoding, inside: Sequence[int], arms: list[list[int]],
+                    number: int, at: tuple[int, int]) -> None:
+    """Each arm's see literals (its length in unary), summed by a unary adder == number-1."""
+    lengths = []
+    for d, arm in enumerate(arms):
+        seen: list[int] = []
+        for k, cell in enumerate(arm, start=1):
+            if not seen:
+                seen.append(inside[cell])
+                continue
+            see = enc.var("see", at[0], at[1], d, k)
+            # see <-> previous and inside(cell)
+            enc.add([-see, seen[-1]])
+            enc.add([-see, inside[cell]])
+            enc.add([see, -seen[-1], -inside[cell]])
+            seen.append(see)
+        lengths.append(seen)
+    cap = number  # "at least number" is the largest count worth telling apart
+    total = _unary_add(enc, _unary_add(enc, lengths[0], lengths[1], cap, at + ("h",)),
+                       _unary_add(enc, lengths[2], lengths[3], cap, at + ("v",)), cap,
+                       at + ("all",))
+    want = number - 1
+    if want >= 1:
+        enc.add([total[want - 1]] if len(total) >= want else [])
+    if len(total) > want:
+        enc.add([-total[want]])
+
+
+def _unary_add(enc: sat_common.Encoding, left: Sequence[int], right: Sequence[int], cap: int,
+               key: tuple) -> list[int]:
+    """Unary sum of two unary numbers (`x[i]` = "at least i+1"), capped at `cap`.
+
+    The totalizer merge on inputs that are already sorted: out[i+j] <- left[i] and
+    right[j] (counting up), and not out[i+j+1] <- not left[i+1] and not right[j+1]
+    (counting down). The last output means "at least cap".
+    """
+    if not left or not right:
+        return list(left or right)[:cap]  # a unary number cut short still reads right
+    size = min(len(left) + len(right), cap)
+    out = [enc.var("sum", *key, i) for i in range(1, size + 1)]
+    clauses = enc.clauses
+    # Why i + j <= size only: a larger sum implies out[size - 1] through smaller
+    # i, j already (the inputs are sorted), so those clauses would be redundant.
+    for i in range(len(left) + 1):
+        for j in range(len(right) + 1):
+            if 1 <= i + j <= size:
+                up = [-left[i - 1]] if i else []
+                if j:
+                    up.append(-right[j - 1])
+                up.append(out[i + j - 1])
+                clauses.append(up)
+            if i + j < size:
+                down = [left[i]] if i < len(left) else []
+                if j < len(right):
+                    down.append(right[j])
+                down.append(-out[i + j])
+                clauses.append(down)
+    return out
+
+
+def sat_export(instance: Instance) -> CnfExport:
+    """The complete CNF (connectivity by BFS layers): every model decodes to a solution."""
+    enc, inside = build_sat(instance, complete=True)
+    lay = layout(instance)
+
+    def decode(true: set[int]) -> dict[str, Any]:
+        return _grid(lay, [lit in true for lit in inside])
+
+    comments = (
+        f"twinsolve cave {instance.rows}x{instance.cols}: variable r*{instance.cols}+c+1 is "
+        "inside(r, c)",
+        "complete encoding: connectivity of the cave and of the outside (with a border "
+        "vertex) by BFS layers, not the lazy cuts of the sat back-end",
+        "every model is a solution; feasibility only (no objective)",
+    )
+    return CnfExport(enc.clauses, enc.top, (), decode, comments)
+
+
+def check_sat_options(limits: Limits) -> None:
+    """sat's options, `connectivity=METHOD` and `solver=NAME` (the registry's checker)."""
+    sat_common.check_options(_options(limits, "connectivity", SAT_METHODS, _SAT_DEFAULT)[1])
+
+
+def solve_sat(instance: Instance, limits: Limits) -> Result:
+    """SAT with lazy connectivity cuts; `unique` / `count` by blocking clauses."""
+    method, limits = _options(limits, "connectivity", SAT_METHODS, _SAT_DEFAULT)
+    name = sat_common.solver_name(limits)
+    watch, deadline = Stopwatch(), limits.deadline()
+    lay = layout(instance)
+    enc, inside = build_sat(instance, complete=method == "layers")
+    watch.built()
+    tally = _Tally()
+    with sat_common.SatSession(name, enc.clauses, deadline) as session:
+        _sat_loop(session, inside, lay, tally, _wanted(limits))
+    stats = session.stats
+    counters = {**stats.counters(), "cuts": tally.cuts, "rounds": tally.rounds}
+    return tally.result(lay, limits, watch.stats(nodes=stats.nodes, **counters))
+
+
+def _sat_loop(session: sat_common.SatSession, inside: list[int], lay: Layout, tally: _Tally,
+              wanted: int | None) -> None:
+    """Models of the CNF, cut until connected, each solution blocked after it is found."""
+    while wanted is None or tally.found < wanted:
+        outcome = session.solve()
+        tally.rounds += 1
+        if not outcome:
+            tally.complete = outcome is False
+            tally.status = Status.UNSAT if outcome is False else Status.TIMEOUT
+            return
+        model = session.model()
+        values = [lit in model for lit in inside]
+        cuts = _cuts(lay, values)
+        for must_inside, must_outside in cuts:
+            session.add([inside[v] for v in must_inside] + [-inside[v] for v in must_outside])
+        tally.cuts += len(cuts)
+        if cuts:
+            continue
+        tally.found += 1
+        tally.first = tally.first or values
+        session.add([-lit if on else lit for lit, on in zip(inside, values, strict=True)])
+    tally.complete = wanted == 1

@@ -1,0 +1,10 @@
+"""Clock stepping: the whole puzzle in one folder.
+
+Rules, hand (gcd test, then bidirectional BFS), models (planning encodings). This file
+declares the puzzle's registry entry; nothing here imports a solver, so listing the puzzles
+stays cheap.
+"""
+
+from ...core.registry import standard
+
+ENTRY = standard(__name__, "Clock stepping")

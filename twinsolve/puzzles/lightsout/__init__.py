@@ -1,0 +1,10 @@
+"""Lights Out: the whole puzzle in one folder.
+
+Rules (the board, presses, verify), hand (light chasing + GF(2)/GF(p) elimination), models
+(XOR CP-SAT / SAT), generate. This file declares the puzzle's registry entry; nothing here
+imports a solver, so listing the puzzles stays cheap.
+"""
+
+from ...core.registry import standard
+
+ENTRY = standard(__name__, "Lights Out", sat_unsupported=True, own_options=("hand", "sat"))

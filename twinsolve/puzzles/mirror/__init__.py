@@ -1,0 +1,10 @@
+"""Mirror maze: the whole puzzle in one folder.
+
+Rules, hand (A* over partial orientations), models (beam reachability CP-SAT / MaxSAT),
+generate. This file declares the puzzle's registry entry; nothing here imports a solver, so
+listing the puzzles stays cheap.
+"""
+
+from ...core.registry import standard
+
+ENTRY = standard(__name__, "Mirror maze", own_options=("sat",))
