@@ -1,4 +1,4 @@
-"""The `twinsolve` command line (DESIGN.md, "CLI contract").
+"""The `twinsolve` command line (README, "A tour of the commands"; docs/architecture.md).
 
     twinsolve list
     twinsolve solve PATH... [--backend NAME | --all] [--unique] [--count] [--timeout S] [--json]

@@ -3,7 +3,7 @@
 Cells are (row, column) pairs counted from 0 at the top left. The four
 orthogonal directions come in one fixed order, right, down, left, up
 (`Direction`, and `DELTAS` their (dr, dc) steps), so that every algorithm
-visits neighbours alike and breaks ties alike (DESIGN.md, "Search engine").
+visits neighbours alike and breaks ties alike (docs/architecture.md).
 
 >>> [DELTAS[d] for d in (Direction.RIGHT, Direction.UP)]
 [(0, 1), (-1, 0)]

@@ -1,4 +1,4 @@
-"""The shared layout of instance files (DESIGN.md, "Instance files").
+"""The shared layout of instance files (README, "Instance files").
 
 UTF-8 text, one instance per file. Lines starting with `#` before the header
 are comments; `# key: value` comments are metadata (`expect-objective`,

@@ -20,7 +20,7 @@ It returns a `CpOutcome` of plain values: the twinsolve `Status` (OPTIMAL ->
 optimal for a model with an objective and solved without one, FEASIBLE ->
 feasible, INFEASIBLE -> unsat, UNKNOWN -> timeout, MODEL_INVALID -> error),
 the decision variables' values, the objective, and the search effort
-(`nodes` = `num_branches`, DESIGN.md; conflicts beside it).
+(`nodes` = `num_branches`, docs/architecture.md; conflicts beside it).
 
 Counting ("forbid and re-solve", as in cspuz). `count_solutions` clones the
 model, fixes its objective at the optimum (then drops it), forbids the

@@ -38,7 +38,7 @@ repeats: solve, block the assignment of the decision literals, until UNSAT
 (exact count), `stop_at` models (e.g. 2 for uniqueness), or the deadline
 (count unknown).
 
-Statistics. `nodes` is the number of decisions (DESIGN.md); conflicts,
+Statistics. `nodes` is the number of decisions (docs/architecture.md); conflicts,
 propagations, restarts and the number of SAT calls sit beside it, summed over
 every solver a run used. Kissat exposes no statistics in PySAT: its nodes
 stay 0, its counters are left out and `stats_available` is False.

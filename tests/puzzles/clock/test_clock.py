@@ -56,7 +56,7 @@ def test_docstring_examples(module):
 
 @settings(max_examples=80)
 @given(clock_dials())
-@example(Instance(12, 3, 2, (4, -5, 16)))      # DESIGN.md's example: +4 +7, twice over
+@example(Instance(12, 3, 2, (4, -5, 16)))      # the example of the design notes: +4 +7, twice over
 @example(Instance(1, 0, 0, (5,)))              # one position, every step is 0
 @example(Instance(6, 1, 4, (2, 4, 8)))         # gcd 2 does not divide 3
 @example(Instance(9, 0, 8, (1,)))              # one move: the cycle, eight steps
