@@ -67,7 +67,7 @@ PEERS = ("puzzlekit",)  # back-ends that solve but cannot prove uniqueness
 
 def default_dataset() -> Path:
     """The corpus's janko set: $TWINSOLVE_CORPUS or `shared/corpus` beside the project."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     corpus = Path(os.environ.get("TWINSOLVE_CORPUS", root.parent / "shared" / "corpus"))
     return corpus / "cave" / "janko-dev.json"
 

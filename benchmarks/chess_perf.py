@@ -44,7 +44,7 @@ from twinsolve.puzzles.chess.rules import Instance
 
 __all__ = ["main", "timed", "corpus_table", "family_table"]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(os.environ.get("TWINSOLVE_CORPUS", ROOT.parent / "shared" / "corpus")) / "chess"
 COUNT = Limits(count=True, timeout=120)
 

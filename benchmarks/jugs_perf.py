@@ -38,7 +38,7 @@ from twinsolve.search.bfs import bfs_distances
 __all__ = ["four_jug_puzzles", "write_generated", "known_puzzles", "median_run", "DEEPEST",
            "main"]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 ALL_MOVES = (MoveKind.FILL, MoveKind.EMPTY, MoveKind.POUR)
 
 

@@ -229,9 +229,13 @@ def test_ctrl_c_interrupts_a_long_glucose_call():
 
 def test_on_interrupt_outside_a_handled_sigint_does_nothing():
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Whatever wakeup fd another library of this process left (asyncio, from the Dask
+    # test in the same pytest worker) stays; on_interrupt must not install its own.
+    existing = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(existing)
     try:
         with on_interrupt(lambda: None):
-            assert signal.set_wakeup_fd(-1) == -1  # no wakeup fd was installed
+            assert signal.set_wakeup_fd(existing) == existing
     finally:
         signal.signal(signal.SIGINT, previous)
 

@@ -1,6 +1,6 @@
 """What every back-end returns: a `Status`, a solution, and `Stats`.
 
-Status vocabulary (DESIGN.md): `optimal` (minimum proven), `solved`
+Status vocabulary (docs/architecture.md): `optimal` (minimum proven), `solved`
 (feasibility puzzle), `feasible` (a solution whose optimality is not proven),
 `unsat`, `timeout`, `memout`, `crash`, `error`, `unsupported`, and `wrong`,
 given only after `verify` rejected an answer or the harness found it
@@ -10,6 +10,12 @@ contradicts a proven one.
 search nodes expanded (a branching decision or a state popped); cpsat =
 `num_branches`; sat = decisions. Back-end counters (conflicts, nullity, ...)
 sit beside them under their own names in `counters`.
+
+`unique` and `count` have one definition, `Tally`: how many solutions a
+search has found and whether it went to the end. Every back-end, `brute`
+included, builds its answer's `unique` / `count` through `Result.answer`
+(or `Result.unsat`) from a `Tally`, and `solutions_wanted` says how many
+solutions a search must find to settle what `Limits` asked.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ from .time_limit import set_phase
 if TYPE_CHECKING:
     from .limits import Limits
 
-__all__ = ["Status", "Stats", "Result", "Stopwatch"]
+__all__ = ["Status", "Stats", "Tally", "NO_SOLUTION", "UNSETTLED", "solutions_wanted",
+           "Result", "Stopwatch"]
 
 
 class Status(str, enum.Enum):
@@ -70,8 +77,69 @@ class Stats:
 
 
 @dataclass(frozen=True)
+class Tally:
+    """Solutions found so far (`found`), and whether the search ran to the end (`complete`).
+
+    What that settles: `unique` is False once two are found or when a complete
+    search found none, True when a complete search found exactly one, None
+    while neither is known; `count` is `found` when complete, else None. A
+    search stopped at the solutions it wanted (`solutions_wanted`) is not
+    complete, but two found already settle `unique`.
+
+    >>> Tally(1, complete=True).unique, Tally(2, complete=False).unique, Tally(1, False).unique
+    (True, False, None)
+    >>> Tally(3, complete=True).count, Tally(3, complete=False).count
+    (3, None)
+    """
+
+    found: int
+    complete: bool
+
+    @classmethod
+    def of_search(cls, found: int, wanted: int | None, stopped: bool = False) -> Tally:
+        """The tally of a search that ends after `wanted` solutions (None: never) or when
+        a limit `stopped` it: complete only if it ran out of candidates first.
+
+        >>> Tally.of_search(1, wanted=2), Tally.of_search(2, wanted=2).unique
+        (Tally(found=1, complete=True), False)
+        """
+        return cls(found, complete=not stopped and (wanted is None or found < wanted))
+
+    @property
+    def unique(self) -> bool | None:
+        if self.found >= 2 or (self.complete and self.found == 0):
+            return False
+        return True if self.complete else None
+
+    @property
+    def count(self) -> int | None:
+        return self.found if self.complete else None
+
+    def reported(self, asked: Limits) -> tuple[bool | None, int | None]:
+        """(unique, count) as a `Result` holds them: each None unless `asked` asked for it."""
+        return (self.unique if asked.unique else None), (self.count if asked.count else None)
+
+
+NO_SOLUTION = Tally(0, complete=True)  # a proof that there is none: unique False, count 0
+UNSETTLED = Tally(0, complete=False)  # nothing known of the solution set (optimum not proven)
+
+
+def solutions_wanted(asked: Limits) -> int | None:
+    """How many solutions a search must find to answer `asked`: every one (None) to
+    count them, two to settle uniqueness (a second one disproves it), else one.
+
+    >>> from twinsolve.core.limits import Limits
+    >>> solutions_wanted(Limits()), solutions_wanted(Limits(unique=True))
+    (1, 2)
+    >>> solutions_wanted(Limits(unique=True, count=True)) is None
+    True
+    """
+    return None if asked.count else (2 if asked.unique else 1)
+
+
+@dataclass(frozen=True)
 class Result:
-    """An answer. `solution` is the puzzle's JSON-ready dict (DESIGN.md keys).
+    """An answer. `solution` is the puzzle's JSON-ready dict (the README's solution keys).
 
     `unique` is True / False / None (not asked or not known); `count` is the
     number of distinct solutions when asked and known; `verified` is set by
@@ -92,11 +160,27 @@ class Result:
         return replace(self, **changes)
 
     @classmethod
+    def answer(cls, status: Status, solution: dict[str, Any] | None = None,
+               objective: int | None = None, *, tally: Tally, asked: Limits,
+               stats: Stats | None = None, message: str | None = None) -> Result:
+        """A back-end's answer, `unique` and `count` read from `tally` where `asked` asked.
+
+        >>> from twinsolve.core.limits import Limits
+        >>> found = Result.answer(Status.SOLVED, {}, tally=Tally(2, complete=False),
+        ...                       asked=Limits(unique=True))
+        >>> found.unique, found.count
+        (False, None)
+        """
+        unique, count = tally.reported(asked)
+        return cls(status, solution, objective, unique, stats or Stats(), count,
+                   message=message)
+
+    @classmethod
     def unsat(cls, asked: Limits, stats: Stats | None = None,
               message: str | None = None) -> Result:
         """No solution: `unique` False and `count` 0 when `asked` (the Limits) asked for them."""
-        return cls(Status.UNSAT, stats=stats or Stats(), unique=False if asked.unique else None,
-                   count=0 if asked.count else None, message=message)
+        return cls.answer(Status.UNSAT, tally=NO_SOLUTION, asked=asked, stats=stats,
+                          message=message)
 
 
 class Stopwatch:

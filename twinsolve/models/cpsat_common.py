@@ -40,8 +40,7 @@ from ortools.sat.python import cp_model
 
 from ..core.errors import UsageError
 from ..core.limits import Deadline, Limits, on_interrupt
-from ..core.result import Status
-from .counting import Tally
+from ..core.result import Status, Tally, solutions_wanted
 
 __all__ = ["optimum_and_tally", "CpEffort", "CpOutcome", "SolutionCount", "check_options",
            "configure",
@@ -284,6 +283,6 @@ def optimum_and_tally(model: cp_model.CpModel, decisions: Sequence[cp_model.IntV
     effort.merge(outcome.effort)
     if outcome.status is Status.OPTIMAL and (limits.unique or limits.count):
         tally = count_solutions(model, decisions, limits, deadline, optimum=outcome.objective,
-                                known=outcome.values, stop_at=None if limits.count else 2)
+                                known=outcome.values, stop_at=solutions_wanted(limits))
         effort.merge(tally.effort)
     return outcome, tally, effort

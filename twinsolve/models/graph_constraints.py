@@ -94,54 +94,36 @@ in time ends as a `timeout` at the limit.
 from __future__ import annotations
 
 import operator
-from collections import deque
 from collections.abc import Callable, Collection, Hashable, Sequence
 from typing import Any, NamedTuple
 
 from ortools.sat.python import cp_model
 
 from ..core.time_limit import checkpoint
+from ..search import graph
+from ..search.graph import Neighbours
+from ..search.grid import Grid
 
 __all__ = ["METHODS", "DEFAULT_METHOD", "Neighbours", "Cut", "connected", "connected_clauses",
-           "implied_clauses", "components", "is_connected", "separator_cuts", "bfs_distances",
+           "implied_clauses", "components", "is_connected", "separator_cuts",
            "grid_neighbours"]
 
-Neighbours = Sequence[Sequence[int]]
 METHODS = ("height", "flow", "distance", "layers")
 DEFAULT_METHOD = "flow"
 _SIDES = ("small", "component", "root", "both")
 
 
 # ---------------------------------------------------------------- plain graph helpers
+# The searches themselves are the engine's (`search.graph`, `search.grid`): one BFS.
 
 def grid_neighbours(rows: int, cols: int) -> list[list[int]]:
-    """Neighbour lists of the ROWS x COLS grid graph, cell (r, c) = r * cols + c.
+    """Neighbour lists of the ROWS x COLS grid graph, cell (r, c) = r * cols + c, in the
+    grid engine's order (right, down, left, up).
 
     >>> grid_neighbours(2, 2)
     [[1, 2], [3, 0], [3, 0], [2, 1]]
     """
-    out = []
-    for r in range(rows):
-        for c in range(cols):
-            out.append([nr * cols + nc for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1),
-                                                      (r - 1, c))
-                        if 0 <= nr < rows and 0 <= nc < cols])
-    return out
-
-
-def bfs_distances(neighbours: Neighbours, source: int,
-                  allowed: Callable[[int], bool] | None = None) -> list[int]:
-    """Unit-cost distances from `source` (-1 where unreachable) through `allowed` vertices."""
-    dist = [-1] * len(neighbours)
-    dist[source] = 0
-    queue = deque([source])
-    while queue:
-        v = queue.popleft()
-        for u in neighbours[v]:
-            if dist[u] < 0 and (allowed is None or allowed(u)):
-                dist[u] = dist[v] + 1
-                queue.append(u)
-    return dist
+    return [list(cell) for cell in Grid(rows, cols).neighbours]
 
 
 def components(values: Sequence[bool], neighbours: Neighbours) -> list[list[int]]:
@@ -151,22 +133,7 @@ def components(values: Sequence[bool], neighbours: Neighbours) -> list[list[int]
     >>> components([1, 1, 0, 1], [[1], [0, 2], [1, 3], [2]])
     [[0, 1], [3]]
     """
-    seen = [False] * len(values)
-    found = []
-    for start, active in enumerate(values):
-        if not active or seen[start]:
-            continue
-        seen[start] = True
-        part, queue = [start], deque([start])
-        while queue:
-            v = queue.popleft()
-            for u in neighbours[v]:
-                if values[u] and not seen[u]:
-                    seen[u] = True
-                    part.append(u)
-                    queue.append(u)
-        found.append(sorted(part))
-    return found
+    return graph.components(neighbours, allowed=values)
 
 
 def is_connected(values: Sequence[bool], neighbours: Neighbours, root: int | None = None) -> bool:
@@ -188,18 +155,11 @@ class Cut(NamedTuple):
 
 def _separator(part: set[int], target: int, neighbours: Neighbours) -> tuple[int, ...]:
     """Vertices next to `part`, outside it, from which `target` is reachable avoiding `part`."""
-    seen = bytearray(len(neighbours))
+    outside = bytearray(b"\x01") * len(neighbours)
     for v in part:
-        seen[v] = 1  # never entered
-    seen[target] = 1
-    stack = [target]
-    while stack:
-        v = stack.pop()
-        for u in neighbours[v]:
-            if not seen[u]:
-                seen[u] = 1
-                stack.append(u)
-    border = {u for v in part for u in neighbours[v] if u not in part and seen[u]}
+        outside[v] = 0  # never entered
+    reach = graph.distances(neighbours, (target,), allowed=outside)
+    border = {u for v in part for u in neighbours[v] if u not in part and reach[u] >= 0}
     return tuple(sorted(border))
 
 
@@ -352,7 +312,7 @@ def _layers(sink: Any, active: Sequence[Any], neighbours: Neighbours, root: int 
     """
     n = len(active)
     roots = _roots(sink, active, root)
-    lower = bfs_distances(neighbours, root) if root is not None else [0] * n
+    lower = graph.distances(neighbours, (root,)) if root is not None else [0] * n
     last = n - 1
     previous: list[Any] = [roots[v] if v == root or root is None else None for v in range(n)]
     for k in range(1, last + 1):
@@ -457,7 +417,7 @@ def _distance(model: cp_model.CpModel, active: Sequence[Any], neighbours: Neighb
     solution per active set, which lets CP-SAT enumerate solutions directly.
     """
     n = len(active)
-    lower = bfs_distances(neighbours, root) if root is not None else [0] * n
+    lower = graph.distances(neighbours, (root,)) if root is not None else [0] * n
     dist = [model.new_int_var(0, n, f"{name}.dist[{v}]") for v in range(n)]
     for v in range(n):
         checkpoint()
@@ -494,7 +454,7 @@ def _height(model: cp_model.CpModel, active: Sequence[Any], neighbours: Neighbou
     least its distance from a given root; that lets presolve fix far arcs.
     """
     n = len(active)
-    lower = bfs_distances(neighbours, root) if root is not None else [0] * n
+    lower = graph.distances(neighbours, (root,)) if root is not None else [0] * n
     height = [model.new_int_var(max(lower[v], 0), n - 1, f"{name}.height[{v}]")
               for v in range(n)]
     if root is not None:

@@ -44,7 +44,7 @@ from ortools.sat.python import cp_model
 from pysat.card import CardEnc, EncType
 
 from ..core.limits import Deadline, Limits
-from ..core.result import Stats, Status
+from ..core.result import NO_SOLUTION, Stats, Status, Tally, solutions_wanted
 from . import cpsat_common, sat_common
 from .planning import Answer, HorizonAnswer, grow_horizon
 
@@ -137,21 +137,15 @@ def sat_choices(enc: sat_common.Encoding, horizon: int, moves: int) -> list[list
 
 def proved_unsat(limits: Limits, stats: Stats, message: str | None = None) -> PlanOutcome:
     """The outcome for a proof that no plan exists (unique False, count 0 when asked)."""
-    return PlanOutcome(Status.UNSAT, None, False if limits.unique else None,
-                       0 if limits.count else None, stats, message)
+    return PlanOutcome(Status.UNSAT, None, *NO_SOLUTION.reported(limits), stats, message)
 
 
-def _stop_at(limits: Limits) -> int | None:
-    """Counting runs to the end only for `count`; `unique` is settled by a second plan."""
-    return None if limits.count else 2
-
-
-def _outcome(found: Any, moves: tuple[int, ...] | None, tally: Any, limits: Limits,
+def _outcome(found: Any, moves: tuple[int, ...] | None, tally: Tally | None, limits: Limits,
              stats: Stats) -> PlanOutcome:
     if moves is not None:
-        unique = tally.unique if tally is not None and limits.unique else None
-        count = tally.count if tally is not None and limits.count else None
-        return PlanOutcome(Status.OPTIMAL, moves, unique, count, stats)
+        if tally is None:  # not counted: one plan found, the rest not looked for
+            tally = Tally(1, complete=False)
+        return PlanOutcome(Status.OPTIMAL, moves, *tally.reported(limits), stats)
     if found.exhausted:
         return proved_unsat(limits, stats, "no plan up to the longest a shortest plan can be")
     return PlanOutcome(Status.TIMEOUT, None, None, None, stats)
@@ -191,7 +185,7 @@ def solve_plan_cpsat(build: Callable[[int], CpPlan], lower: int, upper: int, lim
         if limits.unique or limits.count:
             tally = cpsat_common.count_solutions(plan.model, last["decisions"], limits,
                                                  deadline, known=last["values"],
-                                                 stop_at=_stop_at(limits))
+                                                 stop_at=solutions_wanted(limits))
             effort.merge(tally.effort)
     stats = timer.stats(effort.nodes, horizons=len(found.tried), **effort.counters())
     return _outcome(found, moves, tally, limits, stats)
@@ -226,7 +220,7 @@ def solve_plan_sat(build: Callable[[int], SatPlan], lower: int, upper: int, limi
         if limits.unique or limits.count:
             decisions = [lit for row in plan.choices for lit in row]
             tally = sat_common.count_solutions(plan.encoding, decisions, name, deadline,
-                                               known=model, stop_at=_stop_at(limits))
+                                               known=model, stop_at=solutions_wanted(limits))
             effort.merge(tally.stats)
     stats = timer.stats(effort.nodes, horizons=len(found.tried), **effort.counters())
     return _outcome(found, moves, tally, limits, stats)

@@ -63,8 +63,7 @@ from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from ..core.errors import UsageError
 from ..core.limits import Deadline, Limits, interrupt_deferred, on_interrupt
-from ..core.result import Status
-from .counting import Tally
+from ..core.result import Status, Tally, solutions_wanted
 
 __all__ = [
     "minimum_and_tally", "DEFAULT_SOLVER", "TRAITS", "SolverTraits", "Encoding", "xor_clauses",
@@ -700,6 +699,6 @@ def minimum_and_tally(encoding: Encoding, cost_lits: Sequence[int], name: str,
     if best.status is Status.OPTIMAL and (limits.unique or limits.count):
         tally = count_solutions(encoding, cost_lits, name, deadline, cost_lits=cost_lits,
                                 bound=best.cost, known=best.model,
-                                stop_at=None if limits.count else 2)
+                                stop_at=solutions_wanted(limits))
         effort.merge(tally.stats)
     return best, tally, effort

@@ -4,7 +4,8 @@ The idea: a FIFO frontier (a deque of canonical keys) and a `parents` dict
 keyed by canonical key, holding `(parent_key, move, state)`. The goal test
 runs when a state is generated, which is safe for unit costs and saves the
 last layer. `nodes` counts states popped and expanded; `node_limit` caps it,
-and a deadline (anything with `expired()`) is polled every 256 nodes.
+and a deadline (anything with `expired()`) is polled every 256 nodes, by the
+engine's one `Poller`. Moves come from `space.moves()`, unit-cost pairs.
 
 `bidirectional_bfs` grows a forward tree from the initial state and a
 backward tree (via `predecessors`) from `goal_state`, always expanding the
@@ -29,34 +30,37 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from .statespace import ROOT, Expiring, LimitHit, SearchResult, StateSpace, Successors, trace
+from .statespace import (
+    ROOT,
+    Expiring,
+    LimitHit,
+    Poller,
+    SearchResult,
+    StateSpace,
+    Successors,
+    trace,
+    trace_both,
+)
 
 __all__ = ["bfs", "bidirectional_bfs", "bfs_distances"]
-
-# Poll the deadline when nodes & _POLL == 0: often enough, cheap enough.
-_POLL = 255
 
 
 def bfs(
     space: StateSpace, *, node_limit: int | None = None, deadline: Expiring | None = None
 ) -> SearchResult:
     """A shortest path (fewest moves) from `space.initial` to a goal state."""
-    key = space.key
-    is_goal = space.goal_test()
-    successors = space.successors
-    start = space.initial
+    start, successors, is_goal, key = space.initial, space.moves(), space.goal_test(), space.key
     if is_goal(start):
         return SearchResult(True, (), (start,), 0)
     start_key = start if key is None else key(start)
     parents: dict[Hashable, tuple[Any, Any, Any]] = {start_key: (ROOT, None, start)}
     frontier = deque([start_key])
     popleft, push = frontier.popleft, frontier.append
+    poll = Poller(node_limit, deadline)
     nodes = 0
     while frontier:
-        if nodes == node_limit:
-            return SearchResult(False, nodes=nodes, limit_hit=LimitHit.NODES)
-        if deadline is not None and not nodes & _POLL and deadline.expired():
-            return SearchResult(False, nodes=nodes, limit_hit=LimitHit.DEADLINE)
+        if nodes == poll.at and (hit := poll(nodes)) is not None:
+            return SearchResult(False, nodes=nodes, limit_hit=hit)
         k = popleft()
         state = k if key is None else parents[k][2]
         nodes += 1
@@ -116,14 +120,16 @@ def bidirectional_bfs(
         raise ValueError("bidirectional_bfs needs space.goal_state")
     key, key_of = space.key, space.key_fn()
     start, goal = space.initial, space.goal_state
+    forward, backward = space.moves(), space.backward()
     start_key, goal_key = key_of(start), key_of(goal)
     if start_key == goal_key:
         return SearchResult(True, (), (start,), 0)
     # forward: key -> (parent key, move, state); backward: key -> (key one step nearer the goal,
-    # predecessor label, state). _join re-derives the backward half's labels from successors.
+    # predecessor label, state). trace_both re-derives the backward half's labels from successors.
     fwd: dict[Hashable, tuple[Any, Any, Any]] = {start_key: (ROOT, None, start)}
     bwd: dict[Hashable, tuple[Any, Any, Any]] = {goal_key: (ROOT, None, goal)}
     flayer, blayer = [start_key], [goal_key]
+    poll = Poller(node_limit, deadline)
     nodes = 0
     # Why stopping at the first meeting is exact: before a layer is expanded, fwd holds exactly
     # the keys at distance <= df from the start and bwd those at distance <= db from the goal,
@@ -134,15 +140,13 @@ def bidirectional_bfs(
     # mid-layer while this one expands.
     while flayer and blayer:
         if len(flayer) <= len(blayer):
-            flayer, meet, nodes, hit = _expand_layer(
-                flayer, fwd, bwd, space.successors, key, nodes, node_limit, deadline)
+            flayer, meet, nodes, hit = _expand_layer(flayer, fwd, bwd, forward, key, nodes, poll)
         else:
-            blayer, meet, nodes, hit = _expand_layer(
-                blayer, bwd, fwd, space.backward(), key, nodes, node_limit, deadline)
+            blayer, meet, nodes, hit = _expand_layer(blayer, bwd, fwd, backward, key, nodes, poll)
         if hit is not None:
             return SearchResult(False, nodes=nodes, limit_hit=hit)
         if meet is not ROOT:
-            moves, states = _join(space, key_of, fwd, bwd, meet)
+            moves, states = trace_both(space, fwd, bwd, meet)
             return SearchResult(True, moves, states, len(moves), nodes)
     return SearchResult(False, nodes=nodes, exhausted=True)
 
@@ -154,17 +158,14 @@ def _expand_layer(
     step: Successors,
     key: Callable[[Any], Hashable] | None,
     nodes: int,
-    node_limit: int | None,
-    deadline: Expiring | None,
+    poll: Poller,
 ) -> tuple[list[Hashable], Any, int, LimitHit | None]:
     """Expand one whole layer; returns (next layer, meeting key or ROOT, nodes, limit hit)."""
     next_layer: list[Hashable] = []
     push = next_layer.append
     for k in layer:
-        if nodes == node_limit:
-            return next_layer, ROOT, nodes, LimitHit.NODES
-        if deadline is not None and not nodes & _POLL and deadline.expired():
-            return next_layer, ROOT, nodes, LimitHit.DEADLINE
+        if nodes == poll.at and (hit := poll(nodes)) is not None:
+            return next_layer, ROOT, nodes, hit
         nodes += 1
         for move, nxt in step(mine[k][2]):
             nk = nxt if key is None else key(nxt)
@@ -175,39 +176,3 @@ def _expand_layer(
                 return next_layer, nk, nodes, None
             push(nk)
     return next_layer, ROOT, nodes, None
-
-
-
-def _join(
-    space: StateSpace,
-    key: Callable[[Any], Hashable],
-    fwd: dict[Hashable, tuple[Any, Any, Any]],
-    bwd: dict[Hashable, tuple[Any, Any, Any]],
-    meet: Hashable,
-) -> tuple[tuple, tuple]:
-    """The full path: the forward trace to `meet`, then forward moves along the backward chain.
-
-    The backward tree only tells which keys lead to the goal. Walking it with `successors` from
-    the forward tree's actual meeting state gives true move labels (predecessor labels may be
-    the reverse moves) and true states (with symmetry keys the two trees may hold different
-    states of one class).
-    """
-    moves, states = trace(fwd, meet)
-    moves, states = list(moves), list(states)
-    successors = space.successors
-    state = states[-1]
-    k = bwd[meet][0]
-    while k is not ROOT:
-        for move, nxt in successors(state):
-            if key(nxt) == k:
-                moves.append(move)
-                states.append(nxt)
-                state = nxt
-                break
-        else:
-            raise ValueError(
-                f"predecessors are inconsistent with successors: no move from {state!r} "
-                f"reaches key {k!r}")
-        k = bwd[k][0]
-    return tuple(moves), tuple(states)
-

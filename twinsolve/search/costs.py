@@ -1,10 +1,13 @@
-"""Cheapest paths with non-negative integer move costs: Dijkstra, A* and 0-1 BFS.
+"""Cheapest paths with non-negative integer move costs: Dijkstra, A*, 0-1 BFS, and every
+goal within a cost bound.
 
-All three take a start state, `successors(state) -> iterable of (cost, move,
-next_state)`, a goal predicate, and optionally a canonical `key` (default:
-the state itself), a `node_limit` on expanded states and a deadline (anything
-with `expired()`, polled every 256 nodes). They return a `SearchResult` whose
-`cost` is the path cost.
+Each search takes a weighted `StateSpace` (its moves `(cost, move, next_state)`,
+`twinsolve.search.statespace`), or, as before, a start state, `successors(state)
+-> iterable of (cost, move, next_state)`, a goal predicate and optionally a
+canonical `key` (default: the state itself). All take a `node_limit` on
+expanded states and a deadline (anything with `expired()`, polled every 256
+nodes), checked by the engine's one `Poller`. Dijkstra, A* and 0-1 BFS return
+a `SearchResult` whose `cost` is the path cost.
 
 The idea: a binary heap of `(priority, counter, g, key)`. The counter is the
 insertion order, so equal priorities pop first-in first-out and results are
@@ -17,6 +20,19 @@ non-identity `key` is given: reopening a class may swap its representative).
 0-1 BFS replaces the heap by a deque (cost-0 moves to the front, cost-1 moves
 to the back) and is linear time.
 
+Every goal within a bound. Once a search has found the optimum, how many
+optimal solutions are there? `goals_within(space, bound)` enumerates every
+path from the start that ends at its first goal and costs at most `bound`
+(with the optimum as the bound: every optimal solution), depth-first, pruning
+a path as soon as its cost so far plus `heuristic` exceeds the bound. Paths
+are told apart, states are never merged (no `key`), so on a tree (each state
+reached one way, as in a search over partial decisions) the paths are the
+goal leaves. Why depth-first rather than best-first: within the bound every
+surviving path must be walked anyway, depth-first needs memory for one path's
+siblings only, and it reaches a second goal soon, which is all a uniqueness
+check needs (`stop_at=2`). It needs a space without cycles of cost 0 within
+the bound (their paths never end), which trees and positive costs satisfy.
+
 Example: on the integers, +1 costs 1 and *2 costs 3; reach 10 from 1.
 
 >>> succ = lambda x: ((1, "+1", x + 1), (3, "*2", 2 * x)) if x <= 20 else ()
@@ -25,67 +41,104 @@ Example: on the integers, +1 costs 1 and *2 costs 3; reach 10 from 1.
 (7, ('+1', '+1', '+1', '+1', '*2'))
 >>> astar(1, succ, lambda x: x == 10, lambda x: max(0, 10 - 2 * x)).cost
 7
+>>> space = StateSpace(1, succ, lambda x: x == 10, weighted=True)
+>>> dijkstra(space).cost, goals_within(space, 7).count   # only +1+1+1+1*2
+(7, 1)
+>>> goals_within(space, 8).count   # and +1*2+1*2, +1+1+1*2+1+1
+3
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
 from heapq import heappop, heappush
 from typing import Any
 
-from .statespace import ROOT, Expiring, LimitHit, SearchResult, trace
+from .statespace import (
+    ROOT,
+    CostSuccessors,
+    Expiring,
+    LimitHit,
+    Poller,
+    SearchResult,
+    StateSpace,
+    trace,
+)
 
-__all__ = ["dijkstra", "astar", "zero_one_bfs", "dijkstra_distances", "CostSuccessors"]
+__all__ = ["dijkstra", "astar", "zero_one_bfs", "goals_within", "GoalCount",
+           "dijkstra_distances", "CostSuccessors"]
 
-# A weighted successor function: state -> iterable of (cost, move_label, next_state).
-CostSuccessors = Callable[[Any], Iterable[tuple[int, Any, Any]]]
 Key = Callable[[Any], Hashable]
+Heuristic = Callable[[Any], int]
 
-_POLL = 255  # poll the deadline when nodes & _POLL == 0
+
+def _weighted(start: Any, successors: CostSuccessors | None,
+              is_goal: Callable[[Any], bool] | None, key: Key | None) -> StateSpace:
+    """The space a cost search runs on: `start` itself when it is one, else the space
+    the loose arguments describe (the older calling form, kept for its callers)."""
+    if isinstance(start, StateSpace):
+        if successors is not None or is_goal is not None or key is not None:
+            raise TypeError("give a StateSpace alone, or start, successors and is_goal")
+        return start
+    if successors is None or is_goal is None:
+        raise TypeError("a cost search needs a StateSpace, or start, successors and is_goal")
+    return StateSpace(start, successors, is_goal, key=key, weighted=True)
 
 
 def dijkstra(
     start: Any,
-    successors: CostSuccessors,
-    is_goal: Callable[[Any], bool],
+    successors: CostSuccessors | None = None,
+    is_goal: Callable[[Any], bool] | None = None,
     *,
     key: Key | None = None,
     node_limit: int | None = None,
     deadline: Expiring | None = None,
 ) -> SearchResult:
-    """A cheapest path from `start` to a goal state (costs are integers >= 0)."""
-    return _best_first(start, successors, is_goal, None, key, node_limit, deadline)
+    """A cheapest path from the start to a goal state (costs are integers >= 0).
+
+    `start` is a `StateSpace`, or a start state given with `successors` and `is_goal`.
+    """
+    space = _weighted(start, successors, is_goal, key)
+    return _best_first(space, None, node_limit, deadline)
 
 
 def astar(
     start: Any,
-    successors: CostSuccessors,
-    is_goal: Callable[[Any], bool],
-    heuristic: Callable[[Any], int],
+    successors: CostSuccessors | None = None,
+    is_goal: Callable[[Any], bool] | None = None,
+    heuristic: Heuristic | None = None,
     *,
     key: Key | None = None,
     node_limit: int | None = None,
     deadline: Expiring | None = None,
 ) -> SearchResult:
-    """A cheapest path, guided by an admissible `heuristic` (a lower bound on the cost to go)."""
-    return _best_first(start, successors, is_goal, heuristic, key, node_limit, deadline)
+    """A cheapest path, guided by an admissible `heuristic` (a lower bound on the cost to go).
+
+    `start` is a `StateSpace` (then pass `heuristic=` by name), or a start state
+    given with `successors`, `is_goal` and `heuristic`.
+    """
+    if heuristic is None:
+        raise TypeError("astar needs a heuristic (Dijkstra is A* without one)")
+    space = _weighted(start, successors, is_goal, key)
+    return _best_first(space, heuristic, node_limit, deadline)
 
 
 def _best_first(
-    start: Any,
-    successors: CostSuccessors,
-    is_goal: Callable[[Any], bool],
-    heuristic: Callable[[Any], int] | None,
-    key: Key | None,
+    space: StateSpace,
+    heuristic: Heuristic | None,
     node_limit: int | None,
     deadline: Expiring | None,
 ) -> SearchResult:
+    start, key = space.initial, space.key
+    successors, is_goal = space.moves(costs=True), space.goal_test()
     start_key = start if key is None else key(start)
     best = {start_key: 0}
     parents: dict[Hashable, tuple[Any, Any, Any]] = {start_key: (ROOT, None, start)}
     heap = [(0 if heuristic is None else heuristic(start), 0, 0, start_key)]
     counter = 1
+    poll = Poller(node_limit, deadline)
     nodes = 0
     while heap:
         _f, _order, g, k = heappop(heap)
@@ -95,10 +148,8 @@ def _best_first(
         if is_goal(state):
             moves, states = trace(parents, k)
             return SearchResult(True, moves, states, g, nodes)
-        if nodes == node_limit:
-            return SearchResult(False, nodes=nodes, limit_hit=LimitHit.NODES)
-        if deadline is not None and not nodes & _POLL and deadline.expired():
-            return SearchResult(False, nodes=nodes, limit_hit=LimitHit.DEADLINE)
+        if nodes == poll.at and (hit := poll(nodes)) is not None:
+            return SearchResult(False, nodes=nodes, limit_hit=hit)
         nodes += 1
         for cost, move, nxt in successors(state):
             if cost < 0:
@@ -117,14 +168,20 @@ def _best_first(
 
 def zero_one_bfs(
     start: Any,
-    successors: CostSuccessors,
-    is_goal: Callable[[Any], bool],
+    successors: CostSuccessors | None = None,
+    is_goal: Callable[[Any], bool] | None = None,
     *,
     key: Key | None = None,
     node_limit: int | None = None,
     deadline: Expiring | None = None,
 ) -> SearchResult:
-    """A cheapest path when every move costs 0 or 1 (anything else raises ValueError)."""
+    """A cheapest path when every move costs 0 or 1 (anything else raises ValueError).
+
+    `start` is a `StateSpace`, or a start state given with `successors` and `is_goal`.
+    """
+    space = _weighted(start, successors, is_goal, key)
+    start, key = space.initial, space.key
+    successors, is_goal = space.moves(costs=True), space.goal_test()
     start_key = start if key is None else key(start)
     best = {start_key: 0}
     parents: dict[Hashable, tuple[Any, Any, Any]] = {start_key: (ROOT, None, start)}
@@ -132,6 +189,7 @@ def zero_one_bfs(
     # the best known is final, exactly as in Dijkstra.
     frontier = deque([(0, start_key)])
     popleft, push_front, push_back = frontier.popleft, frontier.appendleft, frontier.append
+    poll = Poller(node_limit, deadline)
     nodes = 0
     while frontier:
         d, k = popleft()
@@ -141,10 +199,8 @@ def zero_one_bfs(
         if is_goal(state):
             moves, states = trace(parents, k)
             return SearchResult(True, moves, states, d, nodes)
-        if nodes == node_limit:
-            return SearchResult(False, nodes=nodes, limit_hit=LimitHit.NODES)
-        if deadline is not None and not nodes & _POLL and deadline.expired():
-            return SearchResult(False, nodes=nodes, limit_hit=LimitHit.DEADLINE)
+        if nodes == poll.at and (hit := poll(nodes)) is not None:
+            return SearchResult(False, nodes=nodes, limit_hit=hit)
         nodes += 1
         for cost, move, nxt in successors(state):
             if cost != 0 and cost != 1:
@@ -160,6 +216,94 @@ def zero_one_bfs(
                 else:
                     push_front((nd, nk))
     return SearchResult(False, nodes=nodes, exhausted=True)
+
+
+# ---------------------------------------------------------------- every goal within a bound
+
+@dataclass(frozen=True)
+class GoalCount:
+    """What `goals_within` found.
+
+    `count` goal paths of cost <= the bound; `complete` is True when every
+    one was counted (False when `stop_at` or a limit cut the walk short, and
+    then `limit_hit` names the limit). `nodes` counts states expanded (goals
+    are counted, not expanded). `paths` holds `(moves, states)` per goal path
+    in the order found, only when asked for with `keep_paths`.
+    """
+
+    count: int
+    complete: bool
+    nodes: int
+    limit_hit: LimitHit | None = None
+    paths: tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...] = ()
+
+
+def goals_within(
+    space: StateSpace,
+    bound: int,
+    heuristic: Heuristic | None = None,
+    *,
+    stop_at: int | None = None,
+    keep_paths: bool = False,
+    node_limit: int | None = None,
+    deadline: Expiring | None = None,
+) -> GoalCount:
+    """Every path from `space.initial` to its first goal with cost at most `bound`.
+
+    Depth-first, pruning a path whose cost plus `heuristic` (admissible, so
+    no path within the bound is lost; default 0) exceeds `bound`; stops after
+    `stop_at` goals when given. The children of a state are walked last one
+    first. `space.key` is not used: paths are enumerated, not states.
+
+    >>> succ = lambda x: ((1, "a", x + 1), (1, "b", x + 1), (2, "ab", x + 2)) if x < 2 else ()
+    >>> found = goals_within(StateSpace(0, succ, goal_state=2, weighted=True), 2,
+    ...                      keep_paths=True)
+    >>> found.count, found.complete, [moves for moves, _states in found.paths]
+    (5, True, [('ab',), ('b', 'b'), ('b', 'a'), ('a', 'b'), ('a', 'a')])
+    """
+    start = space.initial
+    successors, is_goal = space.moves(costs=True), space.goal_test()
+    found = 0
+    paths: list[tuple[tuple, tuple]] = []
+    poll = Poller(node_limit, deadline)
+    nodes = 0
+    # A stack of (g, state, trail); trail = (parent's trail, move, state), the path so far,
+    # built only when paths are kept.
+    stack = [(0, start, (None, None, start) if keep_paths else None)]
+    if (0 if heuristic is None else heuristic(start)) > bound:
+        stack.clear()
+    while stack:
+        g, state, trail = stack.pop()
+        if is_goal(state):
+            found += 1
+            if keep_paths:
+                paths.append(_unwind(trail))
+            if stop_at is not None and found >= stop_at:
+                return GoalCount(found, False, nodes, paths=tuple(paths))
+            continue
+        if nodes == poll.at and (hit := poll(nodes)) is not None:
+            return GoalCount(found, False, nodes, hit, tuple(paths))
+        nodes += 1
+        for cost, move, child in successors(state):
+            if cost < 0:
+                raise ValueError(f"negative move cost {cost} from {state!r}")
+            ng = g + cost
+            if ng + (0 if heuristic is None else heuristic(child)) <= bound:
+                stack.append((ng, child, (trail, move, child) if keep_paths else None))
+    return GoalCount(found, True, nodes, paths=tuple(paths))
+
+
+def _unwind(trail: tuple[Any, Any, Any]) -> tuple[tuple, tuple]:
+    """(moves, states) from a trail of (parent trail, move, state) links."""
+    moves: list[Any] = []
+    states: list[Any] = []
+    while trail is not None:
+        parent, move, state = trail
+        states.append(state)
+        if parent is not None:
+            moves.append(move)
+        trail = parent
+    return tuple(reversed(moves)), tuple(reversed(states))
 
 
 def dijkstra_distances(

@@ -17,7 +17,8 @@ the graph to the open cells inside it.
   no source reaches.
 - `shortest_path`, `path_to_nearest`: cell lists, first neighbour order wins.
 - `component_labels` / `components`: connected components of open cells.
-- `articulation_points`: iterative Tarjan (no recursion limit on 100x100).
+- `articulation_points`: cut vertices, by `LowLink` (an iterative Tarjan DFS that
+  also counts, per subtree, the vertices a caller marks; no recursion limit).
 - `line_of_sight` / `sight_lines`: cells seen along a row or column.
 
 >>> g = Grid.from_strings(["...", ".#.", "..."])
@@ -38,7 +39,7 @@ from functools import lru_cache
 
 from ..core.geometry import DELTAS, Direction
 
-__all__ = ["Grid", "Direction", "DELTAS", "UNREACHABLE"]
+__all__ = ["Grid", "LowLink", "Direction", "DELTAS", "UNREACHABLE"]
 
 UNREACHABLE = -1
 
@@ -62,6 +63,131 @@ def _tables(rows: int, cols: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     neighbours = tuple(
         tuple(step[i] for step in steps if step[i] >= 0) for i in range(rows * cols))
     return neighbours, tuple(steps)
+
+
+class LowLink:
+    """Tarjan's low-link depth-first search over a neighbour table, reusable between runs.
+
+    The idea. A DFS from `root` numbers vertices in discovery order (`disc`);
+    `low[v]` is the smallest number reachable from v's subtree by tree edges
+    and then one back edge. Removing a vertex u cuts the subtree of its child
+    v off the root exactly when nothing in it climbs above u: low[v] >=
+    disc[u]. The same traversal sums, per subtree, the vertices whose state is
+    `marked` (`sub`), so it also says how many marked vertices each cut
+    vertex separates from the root (`cut_off`). The plain articulation points
+    are the case where every vertex is marked, plus the root when it has two
+    or more DFS children (`Grid.articulation_points`); a constraint rule asks
+    which cells separate something it cares about (Cave's connectivity).
+
+    The table is any `neighbours[v]` sequence, so a caller may add virtual
+    vertices (a border node joined to every edge cell). The DFS is iterative
+    (an explicit stack and a position in each neighbour list), so a 100x100
+    serpentine is no recursion problem. Scratch lists are kept between runs:
+    a vertex counts as reached in a run when its discovery time is at least
+    the run's `start`, so nothing is cleared per run (a propagation rule runs
+    this at every search node).
+
+    >>> g = Grid.from_strings(["...", "#.#", "..."])
+    >>> lowlink = LowLink(g.neighbours)
+    >>> lowlink.run(g.open, 0, blocked=0, marked=1)  # cells cutting others off from cell 0
+    [1, 7, 4]
+    >>> [lowlink.cut_off(v) for v in (1, 4, 7)], lowlink.reached(3)
+    ([5, 3, 2], False)
+    """
+
+    __slots__ = ("neighbours", "disc", "low", "parent", "pos", "sub", "cut", "cut_run",
+                 "stamp", "start")
+
+    def __init__(self, neighbours: Sequence[Sequence[int]]) -> None:
+        n = len(neighbours)
+        self.neighbours = neighbours
+        self.disc = [-1] * n  # discovery time; below `start`: not reached in the last run
+        self.low = [0] * n
+        self.parent = [-1] * n
+        self.pos = [0] * n  # next neighbour to look at when the DFS returns to a vertex
+        self.sub = [0] * n  # marked vertices in the DFS subtree
+        self.cut = [0] * n  # marked vertices cut off from the root, valid where cut_run says
+        self.cut_run = [-1] * n  # the `start` of the last run that found the vertex a cut
+        self.stamp = 0  # the next discovery time
+        self.start = 0  # the first discovery time of the last run
+
+    def run(self, state: Sequence[int], root: int, blocked: int, marked: int) -> list[int]:
+        """DFS from `root` over the vertices whose `state` is not `blocked`.
+
+        Returns the vertices other than the root that cut at least one vertex
+        whose state is `marked` off from the root, in the order found. After the
+        run, for a vertex v with `reached(v)`: `sub[v]` counts the marked
+        vertices of its DFS subtree, and `cut_off(v)` those that lose every
+        path to the root when v is removed.
+        """
+        nbrs, disc, low, parent, pos, sub, cut, cut_run = (
+            self.neighbours, self.disc, self.low, self.parent, self.pos, self.sub, self.cut,
+            self.cut_run)
+        self.start = start = timer = self.stamp
+        disc[root] = low[root] = timer
+        timer += 1
+        parent[root], pos[root] = -1, 0
+        sub[root] = state[root] == marked
+        cuts = []
+        stack = [root]
+        while stack:
+            v = stack[-1]
+            nv = nbrs[v]
+            p = pos[v]
+            while p < len(nv):
+                w = nv[p]
+                p += 1
+                if state[w] == blocked:
+                    continue
+                dw = disc[w]
+                if dw < start:  # tree edge: descend, come back to v's next neighbour later
+                    pos[v] = p
+                    parent[w], pos[w] = v, 0
+                    disc[w] = low[w] = timer
+                    timer += 1
+                    sub[w] = state[w] == marked
+                    stack.append(w)
+                    break
+                # A back edge. The tree edge to v's parent passes this test too, harmlessly:
+                # low[v] <= disc[parent] still leaves low[v] >= disc[parent] decided right
+                # (it would matter for bridges, not for cut vertices).
+                if dw < low[v]:
+                    low[v] = dw
+            else:
+                stack.pop()
+                u = parent[v]
+                if u >= 0:
+                    if low[v] < low[u]:
+                        low[u] = low[v]
+                    below = sub[v]
+                    sub[u] += below
+                    if below and low[v] >= disc[u] and u != root:
+                        # v's subtree, holding marked vertices, hangs on u. Why `cut_run`:
+                        # resetting `cut` at each discovery would cost every vertex a write.
+                        if cut_run[u] == start:
+                            cut[u] += below
+                        else:
+                            cut_run[u] = start
+                            cut[u] = below
+                            cuts.append(u)
+        self.stamp = timer
+        return cuts
+
+    def reached(self, v: int) -> bool:
+        """Whether the last run reached `v`."""
+        return self.disc[v] >= self.start
+
+    def cut_off(self, v: int) -> int:
+        """How many marked vertices lose every path to the last run's root without `v`.
+
+        0 for the root itself and for vertices the run did not reach.
+        """
+        return self.cut[v] if self.cut_run[v] == self.start else 0
+
+    def root_children(self, root: int) -> int:
+        """How many DFS children the root of the last run has (two or more: it is a cut)."""
+        disc, parent, start = self.disc, self.parent, self.start
+        return sum(1 for w in self.neighbours[root] if disc[w] >= start and parent[w] == root)
 
 
 class Grid:
@@ -260,59 +386,21 @@ class Grid:
     def articulation_points(self, within: Iterable[int] | Mask | None = None) -> list[int]:
         """Open cells whose removal splits their component, sorted ascending.
 
-        Tarjan's low-link DFS, made iterative with an explicit stack and a
-        per-cell position in its neighbour tuple.
+        One `LowLink` traversal per component, every cell counted: a cell other
+        than the root is a cut vertex iff it cuts some cell off from the root,
+        the root iff it has two or more DFS children.
         """
         allowed = self._allowed(within)
-        nbrs = self.neighbours
-        n = self.size
-        disc = [-1] * n  # discovery time
-        low = [0] * n  # lowest discovery time reachable by tree edges then one back edge
-        parent = [-1] * n
-        pos = [0] * n  # next neighbour to look at when the DFS returns to a cell
-        cut = bytearray(n)
-        timer = 0
-        for root in range(n):
-            if not allowed[root] or disc[root] >= 0:
-                continue
-            disc[root] = low[root] = timer
-            timer += 1
-            root_children = 0
-            stack = [root]
-            while stack:
-                v = stack[-1]
-                nv = nbrs[v]
-                for p in range(pos[v], len(nv)):
-                    w = nv[p]
-                    if not allowed[w]:
-                        continue
-                    dw = disc[w]
-                    if dw < 0:  # tree edge: descend, resume v after this neighbour later
-                        pos[v] = p + 1
-                        parent[w] = v
-                        disc[w] = low[w] = timer
-                        timer += 1
-                        stack.append(w)
-                        break
-                    # A back edge. The tree edge to v's parent passes this test too, harmlessly:
-                    # low[v] <= disc[parent] still leaves low[v] >= disc[parent] decided right
-                    # (it would matter for bridges, not for articulation points).
-                    if dw < low[v]:
-                        low[v] = dw
-                else:
-                    stack.pop()
-                    u = parent[v]
-                    if u < 0:
-                        continue
-                    if low[v] < low[u]:
-                        low[u] = low[v]
-                    if u == root:
-                        root_children += 1
-                    elif low[v] >= disc[u]:
-                        cut[u] = 1  # v's subtree has no way around u
-            if root_children >= 2:
+        lowlink = LowLink(self.neighbours)
+        cut = bytearray(self.size)
+        for root in range(self.size):
+            if not allowed[root] or lowlink.disc[root] >= 0:
+                continue  # a fresh LowLink: discovered by the run of an earlier component
+            for u in lowlink.run(allowed, root, blocked=0, marked=1):
+                cut[u] = 1
+            if lowlink.root_children(root) >= 2:
                 cut[root] = 1
-        return [i for i in range(n) if cut[i]]
+        return [i for i in range(self.size) if cut[i]]
 
     # -- line of sight ---------------------------------------------------------------------
 

@@ -28,7 +28,8 @@ count is the sum of forward number x backward number over the meeting states.
 
 Both return a `PathCount` with one shortest path (labels and states, as
 `SearchResult`), its length, and `count`; node counting, `node_limit` and the
-deadline work as in `twinsolve.search.bfs`. States are told apart by the
+deadline work as in `twinsolve.search.bfs` (the engine's one `Poller`), and
+moves come from `space.moves()`, as there. States are told apart by the
 space's canonical `key`; with a symmetry key the count is that of paths
 between classes, so leave `key` unset to count move sequences.
 
@@ -51,12 +52,20 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from .statespace import ROOT, Expiring, LimitHit, SearchResult, StateSpace, Successors, trace
+from .statespace import (
+    ROOT,
+    Expiring,
+    LimitHit,
+    Poller,
+    SearchResult,
+    StateSpace,
+    Successors,
+    trace,
+    trace_both,
+)
 
 __all__ = ["PathCount", "count_shortest_paths", "bidirectional_count_shortest_paths",
            "shortest"]
-
-_POLL = 255  # poll the deadline when nodes & _POLL == 0, as bfs does
 
 Tree = dict[Hashable, tuple[Any, Any, Any]]  # key -> (parent key, move, state), as in bfs
 
@@ -91,17 +100,14 @@ class _Side:
     depth: int = 0
 
 
-def _expand(side: _Side, key: Callable[[Any], Hashable] | None, nodes: int,
-            node_limit: int | None, deadline: Expiring | None
+def _expand(side: _Side, key: Callable[[Any], Hashable] | None, nodes: int, poll: Poller
             ) -> tuple[dict[Hashable, int], int, LimitHit | None]:
     """Expand `side`'s whole last layer: the new keys with their path numbers."""
     tree, ways = side.tree, side.ways
     fresh: dict[Hashable, int] = {}
     for k in side.layer:
-        if nodes == node_limit:
-            return fresh, nodes, LimitHit.NODES
-        if deadline is not None and not nodes & _POLL and deadline.expired():
-            return fresh, nodes, LimitHit.DEADLINE
+        if nodes == poll.at and (hit := poll(nodes)) is not None:
+            return fresh, nodes, hit
         nodes += 1
         here = ways[k]
         for move, nxt in side.step(tree[k][2]):
@@ -126,11 +132,11 @@ def count_shortest_paths(space: StateSpace, *, node_limit: int | None = None,
     if is_goal(start):
         return PathCount(True, (), (start,), 0, 1)
     start_key = key_of(start)
-    side = _Side({start_key: (ROOT, None, start)}, {start_key: 1}, [start_key],
-                 space.successors)
+    side = _Side({start_key: (ROOT, None, start)}, {start_key: 1}, [start_key], space.moves())
+    poll = Poller(node_limit, deadline)
     nodes = 0
     while side.layer:
-        fresh, nodes, hit = _expand(side, key, nodes, node_limit, deadline)
+        fresh, nodes, hit = _expand(side, key, nodes, poll)
         if hit is not None:
             return PathCount(False, nodes=nodes, limit_hit=hit)
         goals = [k for k in fresh if is_goal(side.tree[k][2])]
@@ -151,40 +157,21 @@ def bidirectional_count_shortest_paths(space: StateSpace, *, node_limit: int | N
     start_key, goal_key = key_of(start), key_of(goal)
     if start_key == goal_key:
         return PathCount(True, (), (start,), 0, 1)
-    fwd = _Side({start_key: (ROOT, None, start)}, {start_key: 1}, [start_key], space.successors)
+    fwd = _Side({start_key: (ROOT, None, start)}, {start_key: 1}, [start_key], space.moves())
     bwd = _Side({goal_key: (ROOT, None, goal)}, {goal_key: 1}, [goal_key], space.backward())
+    poll = Poller(node_limit, deadline)
     nodes = 0
     while fwd.layer and bwd.layer:
         mine, other = (fwd, bwd) if len(fwd.layer) <= len(bwd.layer) else (bwd, fwd)
-        fresh, nodes, hit = _expand(mine, key, nodes, node_limit, deadline)
+        fresh, nodes, hit = _expand(mine, key, nodes, poll)
         if hit is not None:
             return PathCount(False, nodes=nodes, limit_hit=hit)
         meet = [k for k in fresh if k in other.ways]
         if meet:
             count = sum(fresh[k] * other.ways[k] for k in meet)
-            moves, states = _join(space, key_of, fwd.tree, bwd.tree, meet[0])
+            moves, states = trace_both(space, fwd.tree, bwd.tree, meet[0])
             return PathCount(True, moves, states, len(moves), count, nodes)
     return PathCount(False, nodes=nodes, exhausted=True)
-
-
-def _join(space: StateSpace, key_of: Callable[[Any], Hashable], fwd: Tree, bwd: Tree,
-          meet: Hashable) -> tuple[tuple, tuple]:
-    """The forward trace to `meet`, then real forward moves along the backward chain.
-
-    The backward tree records predecessor labels, which need not be the
-    forward moves' labels, so each step is re-derived with `successors`.
-    """
-    moves, states = (list(part) for part in trace(fwd, meet))
-    state, k = states[-1], bwd[meet][0]
-    while k is not ROOT:
-        step = next(((m, s) for m, s in space.successors(state) if key_of(s) == k), None)
-        if step is None:
-            raise ValueError(f"predecessors are inconsistent with successors: no move from "
-                             f"{state!r} reaches key {k!r}")
-        moves.append(step[0])
-        states.append(step[1])
-        state, k = step[1], bwd[k][0]
-    return tuple(moves), tuple(states)
 
 
 def shortest(space: StateSpace, *, count: bool, both_ends: bool, node_limit: int | None = None,

@@ -15,6 +15,21 @@ before expensive global ones), until nothing changes. Rules must be
 idempotent and keep no state of their own: after `undo` they recompute
 from the domains.
 
+Probing (`enable_probing`, off by default): at a fixpoint, each candidate
+variable's values are tried in turn, each propagated on the trail and
+undone; a value whose propagation fails is removed and its consequences
+propagated at once (failed-literal detection). Passes repeat until none
+fails, so `propagate()` leaves a fixpoint of the rules and the probing.
+Probing is sound: counts of solutions stay exact. Trials are counted in
+`probes`, not as search nodes.
+
+Limits. A propagator may carry a `deadline`; it is polled every 16 rule
+runs (`search` polls it every 16 nodes too, and checks its `node_limit`),
+since on a large problem one node's propagation alone can take long. A
+limit raises `LimitReached`, which is no contradiction: `search` reports a
+stopped search, never an unsat or unique one. The same poll calls
+`core.time_limit.checkpoint(grace=True)`, the run's cooperative hard stop.
+
 `search` is the depth-first driver: propagate, pick an unfixed variable with
 the caller's heuristic (default `most_constrained`: smallest domain, lowest
 index), try each value in turn (one node per value tried), undo to the trail
@@ -51,16 +66,42 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from ..core.time_limit import checkpoint
 from .statespace import Expiring, LimitHit
 
-__all__ = ["Contradiction", "Store", "Propagator", "Rule", "SolveResult", "search",
-           "most_constrained"]
-
-_POLL = 15  # poll the deadline when nodes & _POLL == 0 (a node is a whole propagation)
+__all__ = ["Contradiction", "LimitReached", "Store", "Propagator", "Rule", "SolveResult",
+           "search", "most_constrained"]
 
 
 class Contradiction(Exception):
     """Raised by the store or a rule when the current domains admit no solution."""
+
+
+# ---------------------------------------------------------------- limits
+
+_POLL = 15  # poll when runs & _POLL == 0 (rule runs) or nodes & _POLL == 0 (search nodes)
+
+
+class LimitReached(Exception):
+    """A limit stopped propagation or search part-way; `hit` names it.
+
+    Not a contradiction: what failed while it was raised proves nothing.
+    """
+
+    def __init__(self, hit: LimitHit) -> None:
+        super().__init__(f"{hit} limit reached")
+        self.hit = hit
+
+
+def _poll(deadline: Expiring | None) -> None:
+    """The driver's one stop test: `LimitReached` past the deadline.
+
+    Also the run's own time limit (`checkpoint`, past its grace), for the
+    threads that its alarm cannot reach.
+    """
+    if deadline is not None and deadline.expired():
+        raise LimitReached(LimitHit.DEADLINE)
+    checkpoint(grace=True)
 
 
 class Store:
@@ -188,14 +229,19 @@ Rule = Callable[[Store], None]
 
 
 class Propagator:
-    """Rules over a `Store`, run to a fixpoint by `propagate()`.
+    """Rules over a `Store`, run to a fixpoint by `propagate()`; see the module docstring.
 
-    `runs` counts rule executions (a "propagations" statistic).
+    `runs` counts rule executions (a "propagations" statistic), `probes` the
+    values tried by probing. `deadline` (None: none) is polled while rules run.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, deadline: Expiring | None = None) -> None:
         self.store = store
+        self.deadline = deadline
         self.runs = 0
+        self.probes = 0
+        self._probing: tuple[Callable[[Store], Iterable[int]],
+                             Callable[[Store, int], Iterable[int]] | None] | None = None
         self._rules: list[Rule] = []
         self._priority: list[int] = []
         self._watchers: list[list[int]] = [[] for _ in range(len(store))]
@@ -231,12 +277,49 @@ class Propagator:
                 queued[r] = 1
                 self._queues[p].append(r)
 
+    def enable_probing(
+        self,
+        candidates: Callable[[Store], Iterable[int]] | None = None,
+        order: Callable[[Store, int], Iterable[int]] | None = None,
+    ) -> None:
+        """Probe at every fixpoint that follows a change (failed-literal detection).
+
+        `candidates(store)` gives the variables to probe, read again at each
+        pass (default: every variable; fixed ones are skipped); `order(store,
+        var)` the values to try, in turn (default: the domain, ascending).
+        """
+        self._probing = (candidates or (lambda store: range(len(store))), order)
+
     def propagate(self) -> bool:
-        """Run queued rules to a fixpoint; False (queue emptied) on a contradiction."""
+        """Run queued rules to a fixpoint, then probe if enabled and anything changed.
+
+        Returns False on a contradiction; raises `LimitReached` when the
+        deadline passes. Either way the queues are left empty, and no
+        fixpoint: to go on after a stop, `schedule_all()` first.
+        """
+        store = self.store
+        # Anything to do means the domains may differ from the last probed fixpoint.
+        probe = self._probing is not None and (bool(store.changed) or any(self._queues))
+        try:
+            self._fixpoint()
+            if probe:
+                self._probe()
+            return True
+        except Contradiction:
+            self._reset()
+            return False
+        except LimitReached:
+            self._reset()
+            raise
+
+    def _fixpoint(self) -> None:
+        """Run queued rules until nothing changes; Contradiction / LimitReached pass through."""
         store = self.store
         changed = store.changed
         rules, priority, queued = self._rules, self._priority, self._queued
         watchers, global_rules, queues = self._watchers, self._global, self._queues
+        deadline = self.deadline
+        runs = self.runs
         try:
             while True:
                 if changed:
@@ -254,17 +337,54 @@ class Propagator:
                     if queue:
                         break
                 else:
-                    return True
+                    return
                 r = queue.popleft()
                 queued[r] = 0
-                self.runs += 1
+                if not runs & _POLL:
+                    _poll(deadline)
+                runs += 1
                 rules[r](store)
+        finally:
+            self.runs = runs  # a local counter in the loop, stored however it ends
+
+    def _reset(self) -> None:
+        """Forget queued rules and pending changes (after a contradiction or a stop)."""
+        for queue in self._queues:
+            queue.clear()
+        self._queued[:] = bytes(len(self._queued))
+        self.store.changed.clear()
+
+    def _probe(self) -> None:
+        """Probing passes from a fixpoint until none removes a value; see `enable_probing`."""
+        assert self._probing is not None
+        store = self.store
+        candidates, order = self._probing
+        failed = True
+        while failed:
+            failed = False
+            for var in candidates(store):
+                for x in store.values(var) if order is None else order(store, var):
+                    if store.is_fixed(var):
+                        break
+                    if store.contains(var, x) and not self._holds(var, x):
+                        failed = True
+                        store.remove(var, x)
+                        self._fixpoint()  # its consequences now, so later probes see them
+
+    def _holds(self, var: int, x: int) -> bool:
+        """Whether `var = x` propagates without contradiction; the store is left as it was."""
+        self.probes += 1
+        store = self.store
+        mark = store.mark()
+        try:
+            store.assign(var, x)
+            self._fixpoint()
+            return True
         except Contradiction:
-            for queue in queues:
-                queue.clear()
-            queued[:] = bytes(len(queued))
-            changed.clear()
+            self._reset()
             return False
+        finally:
+            store.undo(mark)
 
 
 def most_constrained(store: Store) -> int | None:
@@ -320,7 +440,8 @@ def search(
     `choose(store)` returns the variable to branch on, or None when every
     variable is fixed (a solution); `order(store, var)` the values to try
     (default: the domain, ascending). Stops after `max_solutions` solutions
-    (None: all); keeps the first `keep` of them (None: all found).
+    (None: all); keeps the first `keep` of them (None: all found). A
+    `deadline` becomes `prop`'s for the call, so propagation polls it too.
     """
     if max_solutions is not None and max_solutions < 1:
         raise ValueError(f"max_solutions must be None or at least 1, got {max_solutions}")
@@ -331,9 +452,12 @@ def search(
     count = nodes = 0
     # A frame is [variable, values to try, index of the next one, trail mark before trying].
     stack: list[list] = []
-    prop.schedule_all()
-    descend = prop.propagate()
+    own_deadline = prop.deadline
+    if deadline is not None:
+        prop.deadline = deadline
     try:
+        prop.schedule_all()
+        descend = prop.propagate()
         while True:
             if descend:
                 var = choose(store)
@@ -358,9 +482,9 @@ def search(
                     stack.pop()
                     continue
                 if nodes == node_limit:
-                    return SolveResult(tuple(solutions), count, nodes, False, LimitHit.NODES)
-                if deadline is not None and not nodes & _POLL and deadline.expired():
-                    return SolveResult(tuple(solutions), count, nodes, False, LimitHit.DEADLINE)
+                    raise LimitReached(LimitHit.NODES)
+                if not nodes & _POLL:
+                    _poll(prop.deadline)
                 frame[2] = i + 1
                 nodes += 1
                 try:
@@ -372,5 +496,8 @@ def search(
                     break
             if not descend:
                 return SolveResult(tuple(solutions), count, nodes, True)
+    except LimitReached as stop:
+        return SolveResult(tuple(solutions), count, nodes, False, stop.hit)
     finally:
+        prop.deadline = own_deadline
         store.undo(base)

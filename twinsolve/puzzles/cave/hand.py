@@ -34,29 +34,29 @@ The idea. One three-valued variable per cell on the shared engine's `Store`
   inside, and an undecided articulation point separating an outside cell
   from the border is outside.
 
-Both connectivity rules are one iterative Tarjan depth-first search each,
-rooted at an inside cell (resp. the border node), that also counts the
-inside (outside) cells under every tree child: a cut vertex separates
-inside cells exactly when a child cut off by it holds one, because the
-root is on the other side. The engine's `Grid.articulation_points` lists cut
-vertices without those counts, so the search lives here (`_Tarjan`).
+Both connectivity rules are one run each of the engine's `LowLink` (an
+iterative Tarjan search), rooted at an inside cell (resp. the border node),
+marking the inside (outside) cells: a cut vertex separates inside cells
+exactly when it cuts a marked cell off from the root, because the root is
+on the other side.
 
-Probing (on by default; option `probe`). At a fixpoint of those rules,
-each open end of a clue arm (the undecided cell just past the run of inside
-cells the clue sees) is tried inside and outside; a value whose propagation
-fails is removed (failed-literal detection). On the janko.at corpus this
-leaves no branching at all. Trials are propagation, not search nodes: they
-are counted apart, as `probes`.
+Probing (on by default; option `probe`): the engine's failed-literal
+probing (`Propagator.enable_probing`) on the open ends of the clue arms, the
+undecided cells just past the run of inside cells a clue sees, inside
+first. Only open ends: on designed puzzles they carry the deductions, and
+probing every cell costs far more on loosely clued grids. On the janko.at
+corpus this leaves no branching at all. Trials are propagation, not search
+nodes: they are counted apart, as `probes`.
 
 Branching (`choose_cell`): the first open end of the clue closest to its
 number, else the undecided cell with the most decided neighbours; inside
 first, then outside. `nodes` counts values tried at branching points
-(DESIGN.md: hand = search nodes expanded); `propagations` counts rule runs.
+(docs/architecture.md: hand = search nodes expanded); `propagations` counts rule runs.
 
 With `limits.unique` the search goes on to a second solution, with
 `limits.count` it enumerates them all; the deadline and `limits.node_limit`
 stop it with `timeout` (or `solved` with `unique` / `count` unknown when a
-solution was already found). A guard rule checks the deadline during
+solution was already found). The engine polls the deadline during
 propagation too, since one node can take long on a large grid.
 
 Known weakness: chronological backtracking without learning. Designed
@@ -69,11 +69,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...core.limits import Deadline, Limits
-from ...core.result import Result, Stats, Status, Stopwatch
-from ...search.grid import Grid
+from ...core.limits import Limits
+from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
+from ...search.grid import Grid, LowLink
 from ...search.propagate import Contradiction, Propagator, Rule, SolveResult, Store, search
-from ...search.statespace import LimitHit
 from .rules import Instance, clue_cells, solution_from_inside
 
 __all__ = ["solve", "check_options", "build", "open_ends", "CaveModel", "INSIDE", "OUTSIDE",
@@ -187,82 +186,13 @@ def _diagonal(store: Store, first: int, second: int, p: int, q: int) -> None:
 
 # ---------------------------------------------------------------- connectivity
 
-class _Tarjan:
-    """Iterative Tarjan DFS over allowed cells, counting marked cells per subtree.
-
-    Scratch lists are reused between calls: a cell counts as visited in a
-    call when its discovery time is at least that call's `stamp`, so nothing
-    is cleared or reallocated per search node.
-    """
-
-    __slots__ = ("nbrs", "disc", "low", "parent", "pos", "sub", "stamp")
-
-    def __init__(self, nbrs: Sequence[Sequence[int]]) -> None:
-        n = len(nbrs)
-        self.nbrs = nbrs
-        self.disc = [-1] * n
-        self.low = [0] * n
-        self.parent = [-1] * n
-        self.pos = [0] * n
-        self.sub = [0] * n
-        self.stamp = 0
-
-    def run(self, state: Sequence[int], root: int, blocked: int, marked: int) -> list[int]:
-        """DFS from `root` over cells whose state is not `blocked`.
-
-        Returns the UNDECIDED cells that cut a subtree holding a `marked` cell
-        off from the root. Afterwards a cell was reached iff `disc[i]` is at
-        least the `stamp` before the call.
-        """
-        nbrs, disc, low, parent, pos, sub = (
-            self.nbrs, self.disc, self.low, self.parent, self.pos, self.sub)
-        stamp = timer = self.stamp
-        disc[root] = low[root] = timer
-        timer += 1
-        parent[root], pos[root] = -1, 0
-        sub[root] = state[root] == marked
-        cuts = []
-        stack = [root]
-        while stack:
-            v = stack[-1]
-            nv = nbrs[v]
-            p = pos[v]
-            while p < len(nv):
-                w = nv[p]
-                p += 1
-                if state[w] == blocked:
-                    continue
-                dw = disc[w]
-                if dw < stamp:  # tree edge: descend, come back to v's next neighbour later
-                    pos[v] = p
-                    parent[w], pos[w] = v, 0
-                    disc[w] = low[w] = timer
-                    timer += 1
-                    sub[w] = state[w] == marked
-                    stack.append(w)
-                    break
-                if dw < low[v]:
-                    low[v] = dw
-            else:
-                stack.pop()
-                u = parent[v]
-                if u >= 0:
-                    if low[v] < low[u]:
-                        low[u] = low[v]
-                    sub[u] += sub[v]
-                    if sub[v] and low[v] >= disc[u] and state[u] == UNDECIDED:
-                        cuts.append(u)  # v's subtree, holding a marked cell, hangs on u
-        self.stamp = timer
-        return cuts
-
-
 class _InsideRule:
     """Inside cells connected through not-outside cells; see the module docstring."""
 
-    __slots__ = ("tarjan",)
+    __slots__ = ("lowlink",)
 
     def __init__(self, grid: Grid) -> None:
-        self.tarjan = _Tarjan(grid.neighbours)
+        self.lowlink = LowLink(grid.neighbours)
 
     def __call__(self, store: Store) -> None:
         dom = store.dom
@@ -272,21 +202,21 @@ class _InsideRule:
             if UNDECIDED not in dom:
                 raise Contradiction from None
             return
-        tarjan = self.tarjan
-        stamp = tarjan.stamp
-        cuts = tarjan.run(dom, root, OUTSIDE, INSIDE)
-        disc = tarjan.disc
+        lowlink = self.lowlink
+        cuts = lowlink.run(dom, root, OUTSIDE, INSIDE)
+        disc, start = lowlink.disc, lowlink.start
         for i, m in enumerate(dom):
-            if m != OUTSIDE and disc[i] < stamp:
+            if m != OUTSIDE and disc[i] < start:
                 store.restrict(i, OUTSIDE)  # Contradiction if i is inside: walled off
-        for i in cuts:
-            store.restrict(i, INSIDE)
+        for i in cuts:  # each cuts an inside cell off from the inside root
+            if dom[i] == UNDECIDED:
+                store.restrict(i, INSIDE)
 
 
 class _BorderRule:
     """No holes: outside cells reach the border through not-inside cells."""
 
-    __slots__ = ("tarjan", "border")
+    __slots__ = ("lowlink", "border")
 
     def __init__(self, grid: Grid) -> None:
         n = grid.size
@@ -294,20 +224,20 @@ class _BorderRule:
         on_edge = set(edge)
         nbrs = [nb + (n,) if i in on_edge else nb for i, nb in enumerate(grid.neighbours)]
         nbrs.append(tuple(edge))
-        self.tarjan = _Tarjan(nbrs)
+        self.lowlink = LowLink(nbrs)
         self.border = n  # the virtual node: outside, joined to every edge cell
 
     def __call__(self, store: Store) -> None:
         dom = store.dom
-        tarjan = self.tarjan
-        stamp = tarjan.stamp
-        cuts = tarjan.run(dom + [OUTSIDE], self.border, INSIDE, OUTSIDE)
-        disc = tarjan.disc
+        lowlink = self.lowlink
+        cuts = lowlink.run(dom + [OUTSIDE], self.border, INSIDE, OUTSIDE)
+        disc, start = lowlink.disc, lowlink.start
         for i, m in enumerate(dom):
-            if m != INSIDE and disc[i] < stamp:
+            if m != INSIDE and disc[i] < start:
                 store.restrict(i, INSIDE)  # Contradiction if i is outside: a hole
-        for i in cuts:
-            store.restrict(i, OUTSIDE)
+        for i in cuts:  # each cuts an outside cell off from the border
+            if dom[i] == UNDECIDED:
+                store.restrict(i, OUTSIDE)
 
 
 # ---------------------------------------------------------------- clue arms
@@ -330,104 +260,28 @@ def open_ends(dom: Sequence[int], arms: Sequence[Sequence[int]]) -> tuple[int, l
     return seen, ends
 
 
-# ---------------------------------------------------------------- limits and probing
-
-class _DeadlineGuard:
-    """Fails propagation once the deadline has passed, and remembers that it did.
-
-    The engine polls the deadline every few search nodes; on large grids a
-    node's propagation is long, so the guard stops the search within one
-    rule run instead. Its failures are not proofs: `solve` reports a
-    search during which it fired as stopped, never as unsat or unique.
-    """
-
-    __slots__ = ("deadline", "fired")
-
-    def __init__(self, deadline: Deadline) -> None:
-        self.deadline = deadline
-        self.fired = False
-
-    def __call__(self, store: Store) -> None:
-        if self.deadline.expired():
-            self.fired = True
-            raise Contradiction
-
-
-class _ProbeRule:
-    """Failed-literal probing on the open ends of the clue arms.
-
-    Runs last (lowest priority), so the store is at a fixpoint of the other
-    rules. Each open end (`open_ends`) is set inside, then outside, and
-    propagated by a second `Propagator` on the same store holding the same
-    rules (the engine's `propagate` is not re-entrant); the trail undoes
-    each trial. A failed value is removed and its consequences propagated at
-    once, and passes repeat until no probe fails, so the rule leaves a
-    fixpoint of every rule. Probing is sound, so counts stay exact. Only
-    open ends are probed: on designed puzzles they carry the deductions, and
-    probing every cell costs far more on loosely clued grids.
-    """
-
-    __slots__ = ("inner", "clues", "probes")
-
-    def __init__(self, inner: Propagator, clues: Sequence[_ClueRule]) -> None:
-        self.inner = inner
-        self.clues = clues
-        self.probes = 0
-
-    def __call__(self, store: Store) -> None:
-        dom, inner = store.dom, self.inner
-        failed = True
-        while failed:
-            failed = False
-            ends = {cell for clue in self.clues for cell in open_ends(dom, clue.arms)[1]}
-            for cell in sorted(ends):
-                if dom[cell] == UNDECIDED and self._refute(store, cell):
-                    failed = True
-                    if not inner.propagate():
-                        raise Contradiction
-
-    def _refute(self, store: Store, cell: int) -> bool:
-        """Probe both values of `cell`; fix it to the other one if one fails."""
-        for value in (INSIDE, OUTSIDE):
-            self.probes += 1
-            mark = store.mark()
-            store.restrict(cell, value)
-            holds = self.inner.propagate()
-            store.undo(mark)
-            if not holds:
-                store.restrict(cell, value ^ UNDECIDED)
-                return True
-        return False
-
-
 # ---------------------------------------------------------------- model
 
 class CaveModel:
     """The store, the rules and the branching heuristic of one instance.
 
-    `prop` runs the visibility, block and connectivity rules (plus the
-    deadline guard when there is a deadline), then probing when `probe` is
-    true; `choose` is the branching heuristic.
+    `prop` runs the visibility, block and connectivity rules, and probes
+    the open ends of the clue arms when `probe` is true; `choose` is the
+    branching heuristic.
     """
 
-    def __init__(self, instance: Instance, probe: bool = True,
-                 deadline: Deadline | None = None) -> None:
+    def __init__(self, instance: Instance, probe: bool = True) -> None:
         self.instance = instance
         self.grid = Grid(instance.rows, instance.cols)
         self.store = Store.booleans(self.grid.size)
         self.prop = Propagator(self.store)
         self.clue_rules: list[_ClueRule] = []
-        self.guard = _DeadlineGuard(deadline) if deadline and deadline.seconds is not None else None
         self.rules = self._rules()
         for rule, watches, priority in self.rules:
             self.prop.add_rule(rule, watches, priority=priority)
-        self.probe: _ProbeRule | None = None
+        self.probe = probe
         if probe:
-            inner = Propagator(self.store)
-            for rule, watches, priority in self.rules:
-                inner.add_rule(rule, watches, priority=priority)
-            self.probe = _ProbeRule(inner, self.clue_rules)
-            self.prop.add_rule(self.probe, None, priority=2)
+            self.prop.enable_probing(self._clue_ends, _inside_first)
         self.choose = _Chooser(self.grid, self.clue_rules)
 
     def _rules(self) -> list[tuple[Rule, list[int] | None, int]]:
@@ -447,16 +301,15 @@ class CaveModel:
             for c in range(cols - 1):
                 block = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
                 rules.append((_BlockRule(*block), list(block), 0))
-        # Global rules cost O(cells) a run: after the local rules reach their fixpoint,
-        # and the guard before them.
-        if self.guard is not None:
-            rules.append((self.guard, None, 1))
+        # Global rules cost O(cells) a run: after the local rules reach their fixpoint.
         rules.append((_InsideRule(grid), None, 1))
         rules.append((_BorderRule(grid), None, 1))
         return rules
 
-    def propagations(self) -> int:
-        return self.prop.runs + (self.probe.inner.runs if self.probe else 0)
+    def _clue_ends(self, store: Store) -> list[int]:
+        """The cells to probe: every clue's open ends (`open_ends`), ascending."""
+        dom = store.dom
+        return sorted({cell for clue in self.clue_rules for cell in open_ends(dom, clue.arms)[1]})
 
     def solution(self, values: Sequence[int]) -> dict[str, list[str]]:
         cols = self.grid.cols
@@ -464,9 +317,9 @@ class CaveModel:
                                     for r in range(self.grid.rows))
 
 
-def build(instance: Instance, probe: bool = True, deadline: Deadline | None = None) -> CaveModel:
+def build(instance: Instance, probe: bool = True) -> CaveModel:
     """The propagation model of `instance`, ready for `search`."""
-    return CaveModel(instance, probe, deadline)
+    return CaveModel(instance, probe)
 
 
 # ---------------------------------------------------------------- branching
@@ -531,17 +384,15 @@ def solve(instance: Instance, limits: Limits) -> Result:
     """
     watch = Stopwatch()
     deadline = limits.deadline()
-    model = build(instance, limits.flag("probe", True), deadline)
+    model = build(instance, limits.flag("probe", True))
     watch.built()
-    wanted = None if limits.count else (2 if limits.unique else 1)
+    wanted = solutions_wanted(limits)
     found = search(model.prop, choose=model.choose, order=_inside_first,
                    max_solutions=wanted, keep=1, node_limit=limits.node_limit,
                    deadline=deadline)
-    if model.guard is not None and model.guard.fired and found.limit_hit is None:
-        found = SolveResult(found.solutions, found.count, found.nodes, False, LimitHit.DEADLINE)
-    counters = {"propagations": model.propagations()}
-    if model.probe is not None:
-        counters["probes"] = model.probe.probes
+    counters = {"propagations": model.prop.runs}
+    if model.probe:
+        counters["probes"] = model.prop.probes
     return _result(model, limits, found, watch.stats(nodes=found.nodes, **counters))
 
 
@@ -552,9 +403,6 @@ def _result(model: CaveModel, limits: Limits, found: SolveResult, stats: Stats) 
         if stopped:
             return Result(Status.TIMEOUT, stats=stats, message=message)
         return Result.unsat(limits, stats=stats)
-    unique = None
-    if limits.unique and (found.exhausted or found.count >= 2):
-        unique = found.count == 1
-    count = found.count if limits.count and found.exhausted else None
-    return Result(Status.SOLVED, model.solution(found.solutions[0]), None, unique=unique,
-                  stats=stats, count=count, message=message)
+    return Result.answer(Status.SOLVED, model.solution(found.solutions[0]),
+                         tally=Tally(found.count, complete=found.exhausted), asked=limits,
+                         stats=stats, message=message)

@@ -64,7 +64,7 @@ from ortools.sat.python import cp_model
 
 from ...core.geometry import DELTAS
 from ...core.limits import Deadline, Limits, on_interrupt
-from ...core.result import Result, Stats, Status, Stopwatch
+from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
 from ...models import cpsat_common, graph_constraints, sat_common
 from ...models.export import CnfExport
 from .rules import Instance, clue_cells, solution_from_inside
@@ -170,7 +170,8 @@ def _grid(lay: Layout, values: Sequence[int | bool]) -> dict[str, list[str]]:
 
 @dataclass
 class _Tally:
-    """Forbid-and-re-solve bookkeeping shared by the loops below."""
+    """Forbid-and-re-solve bookkeeping shared by the loops below (`found` and `complete`
+    make the `core.result.Tally` of the answer)."""
 
     first: list[bool] | None = None
     found: int = 0
@@ -181,23 +182,13 @@ class _Tally:
 
     def result(self, lay: Layout, limits: Limits, stats: Stats,
                message: str | None = None) -> Result:
+        tally = Tally(self.found, self.complete)
         if self.first is None:
             status = Status.UNSAT if self.complete else self.status
-            unsat = status is Status.UNSAT
-            return Result(status, unique=False if unsat and limits.unique else None,
-                          count=0 if unsat and limits.count else None, stats=stats,
-                          message=message)
-        unique = None
-        if limits.unique and (self.complete or self.found >= 2):
-            unique = self.found == 1
-        count = self.found if limits.count and self.complete else None
-        return Result(Status.SOLVED, _grid(lay, self.first), None, unique, stats, count,
-                      message=message)
-
-
-def _wanted(limits: Limits) -> int | None:
-    """How many solutions to look for: all (count), two (unique) or one."""
-    return None if limits.count else (2 if limits.unique else 1)
+            return Result.answer(status, tally=tally, asked=limits, stats=stats,
+                                 message=message)
+        return Result.answer(Status.SOLVED, _grid(lay, self.first), tally=tally, asked=limits,
+                             stats=stats, message=message)
 
 
 def _cuts(lay: Layout, values: Sequence[bool]) -> list[tuple[list[int], list[int]]]:
@@ -352,7 +343,7 @@ def _cpsat_declarative(model: cp_model.CpModel, inside: list[cp_model.IntVar], l
         tally.complete = outcome.status is Status.UNSAT
         return tally, effort
     tally.first, tally.found = [bool(v) for v in outcome.values], 1
-    wanted = _wanted(limits)
+    wanted = solutions_wanted(limits)
     tally.complete = wanted == 1
     if wanted != 1:
         more = cpsat_common.count_solutions(model, inside, limits, deadline,
@@ -366,7 +357,7 @@ def _cpsat_lazy(model: cp_model.CpModel, inside: list[cp_model.IntVar], lay: Lay
                 limits: Limits, deadline: Deadline) -> tuple[_Tally, cpsat_common.CpEffort]:
     """Solve, add the cuts a disconnected model violates, solve again (a fresh search
     each round: CP-SAT is not incremental); found solutions are forbidden in turn."""
-    effort, tally, wanted = cpsat_common.CpEffort(), _Tally(), _wanted(limits)
+    effort, tally, wanted = cpsat_common.CpEffort(), _Tally(), solutions_wanted(limits)
     while wanted is None or tally.found < wanted:
         outcome = cpsat_common.solve_model(model, inside, limits, deadline)
         effort.merge(outcome.effort)
@@ -517,7 +508,7 @@ def solve_sat(instance: Instance, limits: Limits) -> Result:
     watch.built()
     tally = _Tally()
     with sat_common.SatSession(name, enc.clauses, deadline) as session:
-        _sat_loop(session, inside, lay, tally, _wanted(limits))
+        _sat_loop(session, inside, lay, tally, solutions_wanted(limits))
     stats = session.stats
     counters = {**stats.counters(), "cuts": tally.cuts, "rounds": tally.rounds}
     return tally.result(lay, limits, watch.stats(nodes=stats.nodes, **counters))

@@ -40,7 +40,7 @@ from ...core.errors import InstanceError
 from ...core.geometry import DELTAS
 from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
 from ...core.limits import Limits
-from ...core.result import Result, Status, Stopwatch
+from ...core.result import Result, Status, Stopwatch, Tally, solutions_wanted
 
 __all__ = ["CellKind", "Cell", "EMPTY", "UNKNOWN", "Instance", "ClueCell", "MAX_SIDE",
            "BRUTE_MAX_CELLS", "parse", "format", "verify", "objective", "render",
@@ -443,7 +443,7 @@ def brute(instance: Instance, limits: Limits) -> Result:
     deadline = limits.deadline()
     watch.built()
     first, found, nodes, stopped = None, 0, 0, None
-    wanted = None if limits.count else (2 if limits.unique else 1)
+    wanted = solutions_wanted(limits)
     for mask in range(board.full + 1):
         if nodes & 0xFFF == 0 and deadline.expired():
             stopped = "timeout"
@@ -457,21 +457,17 @@ def brute(instance: Instance, limits: Limits) -> Result:
             first = mask if first is None else first
             if wanted is not None and found >= wanted:
                 break
-    return _brute_result(instance, limits, first, found, stopped, watch.stats(nodes=nodes))
+    tally = Tally.of_search(found, wanted, stopped=stopped is not None)
+    return _brute_result(instance, limits, first, tally, stopped, watch.stats(nodes=nodes))
 
 
-def _brute_result(instance: Instance, limits: Limits, first: int | None, found: int,
+def _brute_result(instance: Instance, limits: Limits, first: int | None, tally: Tally,
                   stopped: str | None, stats) -> Result:
+    message = f"brute stopped: {stopped}" if stopped else None
     if first is None:
-        if stopped:
-            return Result(Status.TIMEOUT, stats=stats, message=f"brute stopped: {stopped}")
-        return Result.unsat(limits, stats=stats)
+        status = Status.UNSAT if tally.complete else Status.TIMEOUT
+        return Result.answer(status, tally=tally, asked=limits, stats=stats, message=message)
     cols = instance.cols
     grid = [[first >> (r * cols + c) & 1 for c in range(cols)] for r in range(instance.rows)]
-    # After a stop, uniqueness is known only if a second solution was already seen.
-    unique = None
-    if limits.unique and (not stopped or found > 1):
-        unique = found == 1
-    count = found if limits.count and not stopped else None
-    return Result(Status.SOLVED, solution_from_inside(grid), None, unique=unique, stats=stats,
-                  count=count, message=f"brute stopped: {stopped}" if stopped else None)
+    return Result.answer(Status.SOLVED, solution_from_inside(grid), tally=tally, asked=limits,
+                         stats=stats, message=message)

@@ -61,7 +61,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from ...core.limits import Deadline, Limits
-from ...core.result import Result, Stats, Status, Stopwatch
+from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
 from .board import (
     KING,
     PAWN,
@@ -402,12 +402,12 @@ def solve(instance: Instance, limits: Limits) -> Result:
     switch = limits.whole("switch", SWITCH_NODES)
     memory = limits.whole("memory", default_budget_mb(), minimum=1)
     watch, deadline = Stopwatch(), limits.deadline()
-    cap = None if limits.count else (2 if limits.unique else 1)
+    cap = solutions_wanted(limits)
     searcher = Searcher(instance, cap, deadline, limits.node_limit,
                         limits.flag("symmetry", True), limits.flag("prune", True))
     watch.built()
     if bin(searcher.start[KING]).count("1") > 1:  # kings are never captured
-        return answer(None, 0, limits, _stats(watch, searcher, "memo"), exact=True)
+        return Result.unsat(limits, stats=_stats(watch, searcher, "memo"))
     layered = fits(searcher.board, searcher.start)
     if engine == "layers" and not layered:
         return Result(Status.UNSUPPORTED, message=f"{searcher.pieces} pieces of these types do "
@@ -435,7 +435,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
         return _memo_answer(watch, searcher, limits) or _stopped(watch, searcher, "memo")
     stats = watch.stats(nodes=spent + layers.positions, engine="layers", memo_nodes=spent,
                         captures=layers.captures)
-    return answer(layers.moves, layers.count, limits, stats, exact=True)
+    return answer(layers.moves, Tally(layers.count, complete=True), limits, stats)
 
 
 def _memo_answer(watch: Stopwatch, searcher: Searcher, limits: Limits) -> Result | None:
@@ -445,8 +445,8 @@ def _memo_answer(watch: Stopwatch, searcher: Searcher, limits: Limits) -> Result
     except Stopped:
         return None
     moves = searcher.line() if total else None
-    return answer(moves, total, limits, _stats(watch, searcher, "memo"),
-                  exact=searcher.cap is None or total < searcher.cap)
+    return answer(moves, Tally.of_search(total, searcher.cap), limits,
+                  _stats(watch, searcher, "memo"))
 
 
 def _stopped(watch: Stopwatch, searcher: Searcher, engine: str) -> Result:

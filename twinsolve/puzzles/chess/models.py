@@ -48,7 +48,7 @@ from ortools.sat.python import cp_model
 
 from ...core.errors import UsageError
 from ...core.limits import Deadline, Limits
-from ...core.result import Result, Stats, Status, Stopwatch
+from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
 from ...models import cpsat_common, sat_common
 from ...models.export import CnfExport
 from ...models.planning import Answer, HorizonAnswer, grow_horizon
@@ -234,11 +234,11 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
 
 
 def _count_cpsat(plan: Plan, limits: Limits, deadline: Deadline,
-                 effort: cpsat_common.CpEffort) -> tuple[int, bool]:
+                 effort: cpsat_common.CpEffort) -> Tally:
     tally = cpsat_common.count_solutions(plan.model, plan.decisions, limits, deadline,
-                                         known=plan.known, stop_at=_stop_at(limits))
+                                         known=plan.known, stop_at=solutions_wanted(limits))
     effort.merge(tally.effort)
-    return tally.found, tally.complete
+    return tally
 
 
 # ---------------------------------------------------------------- SAT
@@ -360,11 +360,11 @@ def solve_sat(instance: Instance, limits: Limits) -> Result:
     found = grow_horizon(solve_at, lay.horizon, lay.horizon, deadline)
 
     def count(plan: Plan, limits: Limits, deadline: Deadline,
-              effort: sat_common.SatStats) -> tuple[int, bool]:
+              effort: sat_common.SatStats) -> Tally:
         tally = sat_common.count_solutions(plan.model, plan.decisions, name, deadline,
-                                           known=plan.known, stop_at=_stop_at(limits))
+                                           known=plan.known, stop_at=solutions_wanted(limits))
         effort.merge(tally.stats)
-        return tally.found, tally.complete
+        return tally
 
     return _finish(instance, found.plan, found.exhausted, limits, watch, deadline, effort, count)
 
@@ -394,18 +394,13 @@ def cpsat_export(instance: Instance) -> cp_model.CpModel:
 
 # ---------------------------------------------------------------- shared
 
-def _stop_at(limits: Limits) -> int | None:
-    """Counting goes on to the end only for `count`; `unique` is settled by a second plan."""
-    return None if limits.count else 2
-
-
 def _single_piece(watch: Stopwatch, limits: Limits) -> Result:
     """One piece: already won, by the empty sequence (no solver needed)."""
     watch.built()
-    return answer([], 1, limits, watch.stats(nodes=0))
+    return answer([], Tally(1, complete=True), limits, watch.stats(nodes=0))
 
 
-Counter = Callable[[Plan, Limits, Deadline, Any], tuple[int, bool]]
+Counter = Callable[[Plan, Limits, Deadline, Any], Tally]
 
 
 def _finish(instance: Instance, plan: Plan | None, exhausted: bool, limits: Limits,
@@ -414,13 +409,12 @@ def _finish(instance: Instance, plan: Plan | None, exhausted: bool, limits: Limi
     if plan is None:
         stats = _stats(watch, effort)
         if exhausted:
-            return answer(None, 0, limits, stats)
+            return Result.unsat(limits, stats=stats)
         return Result(Status.TIMEOUT, stats=stats, message="no plan within the time limit")
-    total, complete = 1, False
+    tally = Tally(1, complete=False)  # not counted: this plan, the rest not looked for
     if limits.count or limits.unique:
-        total, complete = count(plan, limits, deadline, effort)
-    return answer(notation(instance, plan.path), total, limits, _stats(watch, effort),
-                  exact=complete)
+        tally = count(plan, limits, deadline, effort)
+    return answer(notation(instance, plan.path), tally, limits, _stats(watch, effort))
 
 
 def _stats(watch: Stopwatch, effort: Any) -> Stats:

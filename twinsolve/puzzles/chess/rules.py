@@ -36,7 +36,7 @@ from rich.text import Text
 from ...core import drawing
 from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
 from ...core.limits import Deadline, Limits
-from ...core.result import Result, Stats, Status, Stopwatch
+from ...core.result import Result, Stats, Status, Stopwatch, Tally
 
 __all__ = ["Cell", "PIECES", "SLIDERS", "Instance", "parse", "format", "verify", "objective",
            "render", "brute", "reaches", "between", "square_name", "move_name", "read_move",
@@ -272,22 +272,21 @@ def objective(instance: Instance, solution: Any) -> None:
     return None
 
 
-def answer(moves: list[str] | None, total: int, limits: Limits, stats: Stats,
-           exact: bool = True, message: str | None = None) -> Result:
-    """The Result every back-end gives: SOLVED with a move list, or UNSAT.
+def answer(moves: list[str] | None, tally: Tally, limits: Limits, stats: Stats,
+           message: str | None = None) -> Result:
+    """The Result every back-end gives: SOLVED with a move list, or UNSAT (`moves` None,
+    after a search that ran to the end).
 
-    `total` is the number of winning sequences found: exact, or (`exact`
-    False, the search stopped early) a lower bound, which still settles
-    `unique` once it reaches 2. `unique` and `count` are filled only when asked.
+    `tally` holds the winning sequences found: all of them, or (the search
+    stopped early) a lower bound, which still settles `unique` once it
+    reaches 2. `unique` and `count` are filled only when asked.
     """
     if moves is None:
         return Result.unsat(limits, stats=stats, message=message)
-    unique = total == 1 if exact or total >= 2 else None
-    if limits.count and not exact and message is None:
-        message = f"count unknown: stopped after {total} winning sequence(s)"
-    return Result(Status.SOLVED, {"moves": list(moves)}, None,
-                  unique=unique if limits.unique else None, stats=stats,
-                  count=total if limits.count and exact else None, message=message)
+    if limits.count and tally.count is None and message is None:
+        message = f"count unknown: stopped after {tally.found} winning sequence(s)"
+    return Result.answer(Status.SOLVED, {"moves": list(moves)}, tally=tally, asked=limits,
+                         stats=stats, message=message)
 
 
 # ---------------------------------------------------------------- drawing
@@ -357,8 +356,8 @@ def brute(instance: Instance, limits: Limits) -> Result:
         return Result(Status.TIMEOUT, stats=watch.stats(nodes=nodes[0]), message="brute timed out")
     stats = watch.stats(nodes=nodes[0], sequences=total)
     if not first:
-        return answer(None, 0, limits, stats)
-    return answer(notation(instance, first[0]), total, limits, stats)
+        return Result.unsat(limits, stats=stats)
+    return answer(notation(instance, first[0]), Tally(total, complete=True), limits, stats)
 
 
 def notation(instance: Instance, path: list[tuple[Square, Square]]) -> list[str]:

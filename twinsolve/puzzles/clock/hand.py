@@ -22,7 +22,7 @@ Stats: `nodes` = positions expanded; counters `gcd` and `direction`.
 from __future__ import annotations
 
 from ...core.limits import Limits
-from ...core.result import Result, Status, Stopwatch
+from ...core.result import Result, Status, Stopwatch, Tally
 from ...search.layers import PathCount, shortest
 from ...search.statespace import SearchResult, StateSpace
 from .rules import Instance, dial_gcd, solution_from_steps, unreachable_reason
@@ -69,10 +69,11 @@ def solve(instance: Instance, limits: Limits) -> Result:
     stats = watch.stats(nodes=found.nodes, gcd=gcd,
                         direction="bidirectional" if both_ends else "forward")
     if found.found:
-        count = getattr(found, "count", None)
-        return Result(Status.OPTIMAL, solution_from_steps(instance, found.path), found.cost,
-                      unique=(count == 1) if limits.unique else None, stats=stats,
-                      count=count if limits.count else None)
+        # Counted layer by layer (every shortest plan), or one plan by plain BFS.
+        tally = (Tally(found.count, complete=True) if isinstance(found, PathCount)
+                 else Tally(1, complete=False))
+        return Result.answer(Status.OPTIMAL, solution_from_steps(instance, found.path),
+                             found.cost, tally=tally, asked=limits, stats=stats)
     if found.exhausted:  # cannot happen after the gcd test; kept as a proof, not an assumption
         return Result.unsat(limits, stats=stats)
     return Result(Status.TIMEOUT, stats=stats, message=f"stopped by the {found.limit_hit} limit")

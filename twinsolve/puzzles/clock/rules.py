@@ -37,7 +37,7 @@ from rich.text import Text
 from ...core import drawing
 from ...core.instance_file import Layout, Metadata, ascii_int, format_metadata, read_layout
 from ...core.limits import Limits
-from ...core.result import Result, Status, Stopwatch
+from ...core.result import Result, Status, Stopwatch, Tally
 
 __all__ = ["Instance", "parse", "format", "verify", "objective", "render", "brute",
            "normalise_steps", "dial_gcd", "unreachable_reason", "plan_length_bound",
@@ -286,7 +286,7 @@ def brute(instance: Instance, limits: Limits) -> Result:
                 if (instance.start + sum(seq)) % hours == instance.target]
         if hits:
             stats = watch.stats(nodes=tried)
-            return Result(Status.OPTIMAL, solution_from_steps(instance, hits[0]), length,
-                          unique=(len(hits) == 1) if limits.unique else None, stats=stats,
-                          count=len(hits) if limits.count else None)
+            return Result.answer(Status.OPTIMAL, solution_from_steps(instance, hits[0]), length,
+                                 tally=Tally(len(hits), complete=True), asked=limits,
+                                 stats=stats)
     return Result.unsat(limits, stats=watch.stats(nodes=tried))

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...core.limits import Limits
-from ...core.result import Result, Status, Stopwatch
+from ...core.result import Result, Status, Stopwatch, Tally
 from ...search.layers import PathCount, shortest
 from ...search.statespace import SearchResult, StateSpace
 from .rules import (
@@ -195,10 +195,12 @@ def solve(instance: Instance, limits: Limits) -> Result:
                         direction="bidirectional" if both_ends else "forward")
     if found.found:
         moves = moves_of(instance)
-        count = getattr(found, "count", None)
-        return Result(Status.OPTIMAL, solution_from_moves(instance, [moves[i] for i in found.path]),
-                      found.cost, unique=(count == 1) if limits.unique else None, stats=stats,
-                      count=count if limits.count else None)
+        # Counted layer by layer (every shortest plan), or one plan by plain BFS.
+        tally = (Tally(found.count, complete=True) if isinstance(found, PathCount)
+                 else Tally(1, complete=False))
+        return Result.answer(Status.OPTIMAL,
+                             solution_from_moves(instance, [moves[i] for i in found.path]),
+                             found.cost, tally=tally, asked=limits, stats=stats)
     if found.exhausted:
         return Result.unsat(limits, stats=stats, message="unreachable: search exhausted")
     return Result(Status.TIMEOUT, stats=stats, message=f"stopped by the {found.limit_hit} limit")

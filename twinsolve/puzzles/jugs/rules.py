@@ -54,7 +54,7 @@ from rich.text import Text
 from ...core import drawing
 from ...core.instance_file import Layout, Metadata, ascii_int, format_metadata, read_layout
 from ...core.limits import Limits
-from ...core.result import Result, Status, Stopwatch
+from ...core.result import Result, Status, Stopwatch, Tally
 
 __all__ = ["Instance", "Goal", "GoalKind", "Move", "MoveKind", "parse", "format", "verify",
            "objective", "render", "brute", "moves_of", "apply_move", "parse_move",
@@ -519,6 +519,6 @@ def _brute_answer(instance: Instance, limits: Limits, layers: list[dict], goals:
                            if apply_move(instance.capacities, s, m) == state)
         plan.append(move)
     plan.reverse()
-    return Result(Status.OPTIMAL, solution_from_moves(instance, plan), len(plan),
-                  unique=(count == 1) if limits.unique else None,
-                  stats=watch.stats(nodes=nodes), count=count if limits.count else None)
+    return Result.answer(Status.OPTIMAL, solution_from_moves(instance, plan), len(plan),
+                         tally=Tally(count, complete=True), asked=limits,
+                         stats=watch.stats(nodes=nodes))

@@ -65,7 +65,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.limits import Deadline, Limits
-from ...core.result import Result, Status, Stopwatch
+from ...core.result import UNSETTLED, Result, Status, Stopwatch, Tally
 from ...core.time_limit import checkpoint
 from ...search.gf2 import (
     LinearSolution,
@@ -518,9 +518,9 @@ def solve(instance: Instance, limits: Limits) -> Result:
     stats = watch.stats(nodes=budget.nodes, nullity=dimension, solutions=modulus ** dimension,
                         pivots=pivots, candidates=budget.candidates)
     status = Status.OPTIMAL if complete else Status.FEASIBLE
-    unique = (best.ties == 1) if complete and limits.unique else None
-    count = best.ties if complete and limits.count else None
+    # Ties of the best so far count the optimal grids only once the search is complete.
+    tally = Tally(best.ties, complete=True) if complete else UNSETTLED
     message = ("the coset's press grids would not fit in memory: any solution, not the fewest"
                if too_big else None)
-    return Result(status, solution_from_grid(digits), int(digits.sum()), unique=unique,
-                  stats=stats, count=count, message=message)
+    return Result.answer(status, solution_from_grid(digits), int(digits.sum()), tally=tally,
+                         asked=limits, stats=stats, message=message)

@@ -30,9 +30,8 @@ from collections.abc import Sequence
 from ortools.sat.python import cp_model
 
 from ...core.limits import Limits
-from ...core.result import Result, Stats, Status, Stopwatch
+from ...core.result import NO_SOLUTION, UNSETTLED, Result, Stats, Status, Stopwatch, Tally
 from ...models import cpsat_common, sat_common
-from ...models.counting import Tally
 from ...models.export import CnfExport
 from .rules import Instance, press_effect, solution_from_grid
 
@@ -80,18 +79,17 @@ def _grid(instance: Instance, values: Sequence[int]) -> list[list[int]]:
 def _answer(instance: Instance, status: Status, values: Sequence[int] | None,
             tally: Tally | None,
             limits: Limits, stats: Stats, message: str | None = None) -> Result:
-    """The Result shared by both back-ends: grid, objective, unique and count."""
-    unique = count = None
+    """The Result shared by both back-ends: grid, objective, unique and count.
+
+    `tally` counts the optimal press grids (None when not counted)."""
     if status is Status.UNSAT:
-        unique, count = False, 0
-    elif tally is not None:
-        unique, count = tally.unique, tally.count
+        tally = NO_SOLUTION
     solution = objective = None
     if values is not None:
         solution = solution_from_grid(_grid(instance, values))
         objective = sum(values)
-    return Result(status, solution, objective, unique if limits.unique else None, stats,
-                  count if limits.count else None, message=message)
+    return Result.answer(status, solution, objective, tally=tally or UNSETTLED, asked=limits,
+                         stats=stats, message=message)
 
 
 # ---------------------------------------------------------------- CP-SAT

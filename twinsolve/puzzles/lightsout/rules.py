@@ -36,7 +36,7 @@ from ...core.instance_file import (
     read_layout,
 )
 from ...core.limits import Limits
-from ...core.result import Result, Status, Stopwatch
+from ...core.result import Result, Status, Stopwatch, Tally
 
 __all__ = ["Instance", "parse", "format", "verify", "objective", "render", "brute",
            "press_effect", "PRIMES", "MAX_SIDE"]
@@ -327,6 +327,5 @@ def brute(instance: Instance, limits: Limits) -> Result:
     if best is None:
         return Result.unsat(limits, stats=stats)
     grid = [best[r * instance.cols:(r + 1) * instance.cols] for r in range(instance.rows)]
-    return Result(Status.OPTIMAL, solution_from_grid(grid), best_cost,
-                  unique=(optimal_count == 1) if limits.unique else None, stats=stats,
-                  count=optimal_count if limits.count else None)
+    return Result.answer(Status.OPTIMAL, solution_from_grid(grid), best_cost,
+                         tally=Tally(optimal_count, complete=True), asked=limits, stats=stats)

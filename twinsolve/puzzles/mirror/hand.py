@@ -66,9 +66,9 @@ beams, so they do not add).
 Counting. Every full orientation follows exactly one branch of this tree,
 and a minimum-flip set flips only mirrors its traced beams decided; so the
 minimum-flip sets are exactly the goal leaves of cost = the optimum. After
-A* (the shared `costs.astar`) has found the optimum, `unique` / `count` come
-from a depth-first enumeration of the tree pruned at g + h > optimum
-(`_enumerate`, here because the engine's searches stop at the first goal).
+A* (the engine's `costs.astar`) has found the optimum, `unique` / `count` come
+from the engine's enumeration of every goal within a bound
+(`costs.goals_within`: depth-first, pruned at g + h > optimum).
 
 Dedup: states are keyed by their full tuple; the tree cannot reach a key
 twice (a key fixes the decisions, the decisions fix the path), so the
@@ -82,10 +82,11 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ...core.limits import Deadline, Limits
-from ...core.result import Result, Status, Stopwatch
-from ...search.costs import astar, dijkstra_distances
+from ...core.limits import Limits
+from ...core.result import Result, Status, Stopwatch, Tally, solutions_wanted
+from ...search.costs import astar, dijkstra_distances, goals_within
 from ...search.grid import Grid
+from ...search.statespace import StateSpace
 from .rules import CellKind, Goal, Instance, reflect, solution_from_flips
 
 __all__ = ["solve", "relaxed_distances", "relaxed_bound", "Board", "Code", "Stop",
@@ -421,33 +422,6 @@ class MirrorSearch:
         return (beam, p, decided, flipped, hits, passes)
 
 
-# ---------------------------------------------------------------- counting
-
-def _enumerate(search: MirrorSearch, start: State, optimum: int, stop_at: int | None,
-               deadline: Deadline) -> tuple[int, bool, int]:
-    """Goal leaves of cost `optimum` (depth-first, pruned at g + h > optimum).
-
-    Returns (found, complete, nodes); complete is False when `stop_at` or the
-    deadline cut the enumeration short.
-    """
-    stack = [start]
-    found = nodes = 0
-    while stack:
-        state = stack.pop()
-        if search.is_goal(state):
-            found += 1
-            if stop_at is not None and found >= stop_at:
-                return found, False, nodes
-            continue
-        nodes += 1
-        if not nodes & 0xFF and deadline.expired():
-            return found, False, nodes
-        for _cost, _move, child in search.successors(state):
-            if child[3].bit_count() + search.heuristic(child) <= optimum:
-                stack.append(child)
-    return found, True, nodes
-
-
 def _flips(instance: Instance, flipped: int) -> dict[str, list[list[int]]]:
     mirrors = instance.rotatable()
     return solution_from_flips(cell for i, cell in enumerate(mirrors) if flipped >> i & 1)
@@ -463,8 +437,9 @@ def solve(instance: Instance, limits: Limits) -> Result:
     watch.built()
     if start is None:
         return Result.unsat(limits, stats=watch.stats(nodes=0))
-    found = astar(start, search.successors, search.is_goal, search.heuristic,
-                  node_limit=limits.node_limit, deadline=deadline)
+    space = StateSpace(start, search.successors, search.is_goal, weighted=True)
+    found = astar(space, heuristic=search.heuristic, node_limit=limits.node_limit,
+                  deadline=deadline)
     nodes = found.nodes
     if not found.found:
         stats = watch.stats(nodes=nodes)
@@ -472,15 +447,13 @@ def solve(instance: Instance, limits: Limits) -> Result:
             return Result.unsat(limits, stats=stats)
         return Result(Status.TIMEOUT, stats=stats, message=f"stopped: {found.limit_hit}")
     optimum = found.cost
-    unique = count = None
+    tally = Tally(1, complete=False)  # not counted: this flip set, the rest not looked for
     if limits.unique or limits.count:
-        stop_at = None if limits.count else 2
-        total, complete, more = _enumerate(search, start, optimum, stop_at, deadline)
-        nodes += more
-        if complete:
-            unique, count = total == 1, total
-        elif total >= 2:
-            unique = False
+        # The node limit bounds the A* alone, as it always has; the deadline bounds both.
+        leaves = goals_within(space, optimum, search.heuristic,
+                              stop_at=solutions_wanted(limits), deadline=deadline)
+        nodes += leaves.nodes
+        tally = Tally(leaves.count, complete=leaves.complete)
     solution = _flips(instance, found.states[-1][3])
-    return Result(Status.OPTIMAL, solution, optimum, unique=unique if limits.unique else None,
-                  stats=watch.stats(nodes=nodes), count=count if limits.count else None)
+    return Result.answer(Status.OPTIMAL, solution, optimum, tally=tally, asked=limits,
+                         stats=watch.stats(nodes=nodes))

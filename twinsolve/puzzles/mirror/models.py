@@ -77,9 +77,8 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ...core.limits import Limits
-from ...core.result import Result, Stats, Status, Stopwatch
+from ...core.result import NO_SOLUTION, UNSETTLED, Result, Stats, Status, Stopwatch, Tally
 from ...models import cpsat_common, sat_common
-from ...models.counting import Tally
 from ...models.export import CnfExport
 from ...search.grid import DELTAS
 from .rules import CellKind, Direction, Goal, Instance, reflect, solution_from_flips
@@ -257,15 +256,13 @@ def lit_states(net: BeamNetwork, flips: dict[tuple[int, int], int]) -> set[BeamS
 def _answer(status: Status, flips: Sequence[tuple[int, int]] | None,
             tally: Tally | None,
             limits: Limits, stats: Stats, message: str | None = None) -> Result:
-    unique = count = None
+    """The Result of both back-ends; `tally` counts the optimal flip sets (None: not counted)."""
     if status is Status.UNSAT:
-        unique, count = False, 0
-    elif tally is not None:
-        unique, count = tally.unique, tally.count
+        tally = NO_SOLUTION
     solution = None if flips is None else solution_from_flips(flips)
     objective = None if flips is None else len(flips)
-    return Result(status, solution, objective, unique if limits.unique else None, stats,
-                  count if limits.count else None, message=message)
+    return Result.answer(status, solution, objective, tally=tally or UNSETTLED, asked=limits,
+                         stats=stats, message=message)
 
 
 # ---------------------------------------------------------------- CP-SAT

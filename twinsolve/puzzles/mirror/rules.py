@@ -40,7 +40,7 @@ from ...core import drawing
 from ...core.geometry import DELTAS, Direction
 from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
 from ...core.limits import Limits
-from ...core.result import Result, Stats, Status, Stopwatch
+from ...core.result import Result, Stats, Status, Stopwatch, Tally
 
 __all__ = ["CellKind", "Goal", "Direction", "Instance", "Beam", "MAX_SIDE", "BRUTE_MAX_MIRRORS",
            "reflect", "parse", "format", "verify", "objective", "render", "brute",
@@ -381,6 +381,5 @@ def brute(instance: Instance, limits: Limits) -> Result:
 
 
 def _brute_answer(limits: Limits, found: list[tuple], stats: Stats) -> Result:
-    return Result(Status.OPTIMAL, solution_from_flips(found[0]), len(found[0]),
-                  unique=(len(found) == 1) if limits.unique else None, stats=stats,
-                  count=len(found) if limits.count else None)
+    return Result.answer(Status.OPTIMAL, solution_from_flips(found[0]), len(found[0]),
+                         tally=Tally(len(found), complete=True), asked=limits, stats=stats)

@@ -1,0 +1,139 @@
+"""`twinsolve.search.grid.LowLink` against networkx and a brute force.
+
+One traversal gives both forms: the plain articulation points (every cell
+marked, `Grid.articulation_points`) are checked against
+`nx.articulation_points` and against "remove the vertex, count the
+components"; the per-subtree counts (`cut_off`, `sub`, the returned cut
+list) against "remove the vertex, count the marked cells no longer
+reachable from the root". Random grids come from hypothesis, with and
+without a virtual border node joined to every edge cell (the table Cave's
+no-holes rule uses), and one `LowLink` is reused across runs, as a
+propagation rule reuses it.
+"""
+
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from twinsolve.search.grid import Grid, LowLink
+
+BLOCKED, MARKED, PLAIN = 0, 1, 2  # cell states of the random cases
+
+
+def table_graph(neighbours, state) -> nx.Graph:
+    """The networkx graph of the vertices whose state is not BLOCKED."""
+    g = nx.Graph()
+    g.add_nodes_from(v for v, s in enumerate(state) if s != BLOCKED)
+    g.add_edges_from((v, w) for v, nv in enumerate(neighbours) for w in nv
+                     if state[v] != BLOCKED and state[w] != BLOCKED)
+    return g
+
+
+def with_border(grid: Grid) -> list[tuple[int, ...]]:
+    """The grid's neighbour table plus a vertex `size` joined to every edge cell."""
+    n = grid.size
+    edge = tuple(i for i in range(n) if len(grid.neighbours[i]) < 4)
+    return [nb + (n,) if i in edge else nb for i, nb in enumerate(grid.neighbours)] + [edge]
+
+
+def cut_off_brute(g: nx.Graph, root: int, u: int, state) -> int:
+    """Marked vertices that lose every path to `root` when `u` is removed."""
+    before = nx.node_connected_component(g, root)
+    h = g.copy()
+    h.remove_node(u)
+    after = nx.node_connected_component(h, root)
+    return sum(1 for v in before - after if v != u and state[v] == MARKED)
+
+
+def check_run(lowlink: LowLink, neighbours, state, root: int) -> None:
+    g = table_graph(neighbours, state)
+    cuts = lowlink.run(state, root, BLOCKED, MARKED)
+    component = nx.node_connected_component(g, root)
+    assert [v for v in range(len(state)) if lowlink.reached(v)] == sorted(component)
+    expected = {u: cut_off_brute(g, root, u, state) for u in component if u != root}
+    assert {u: lowlink.cut_off(u) for u in expected} == expected
+    assert lowlink.cut_off(root) == 0
+    assert all(lowlink.cut_off(v) == 0 for v in range(len(state)) if v not in component)
+    # The returned list: each vertex that cuts a marked one off, once.
+    assert len(cuts) == len(set(cuts))
+    assert set(cuts) == {u for u, k in expected.items() if k > 0}
+    # `sub` counts the marked vertices of each DFS subtree (read off the parent links).
+    subtree = {v: 0 for v in component}
+    for v in component:
+        w = v
+        while w >= 0:
+            subtree[w] += state[v] == MARKED
+            w = lowlink.parent[w] if w != root else -1
+    assert {v: lowlink.sub[v] for v in component} == subtree
+    # The root is a cut vertex iff it has two or more DFS children.
+    assert (lowlink.root_children(root) >= 2) == (root in set(nx.articulation_points(g)))
+
+
+def random_state(rng: random.Random, n: int, blocked: float, marked: float) -> list[int]:
+    return [BLOCKED if rng.random() < blocked else MARKED if rng.random() < marked else PLAIN
+            for _ in range(n)]
+
+
+@settings(max_examples=120)
+@given(rows=st.integers(1, 9), cols=st.integers(1, 9), blocked=st.floats(0.0, 0.5),
+       marked=st.floats(0.0, 1.0), border=st.booleans(), seed=st.integers(0, 10**6))
+def test_cut_off_counts_match_brute_force(rows, cols, blocked, marked, border, seed):
+    rng = random.Random(seed)
+    grid = Grid(rows, cols)
+    neighbours = with_border(grid) if border else grid.neighbours
+    lowlink = LowLink(neighbours)
+    for _ in range(3):  # one LowLink, several runs: its scratch is never cleared
+        state = random_state(rng, len(neighbours), blocked, marked)
+        if border:
+            state[-1] = MARKED  # the border node, as Cave roots its no-holes search there
+        open_ = [v for v, s in enumerate(state) if s != BLOCKED]
+        if open_:
+            check_run(lowlink, neighbours, state, len(state) - 1 if border else rng.choice(open_))
+
+
+def components_without(g: nx.Graph, u: int) -> int:
+    h = g.copy()
+    h.remove_node(u)
+    return nx.number_connected_components(h)
+
+
+@settings(max_examples=80)
+@given(rows=st.integers(1, 12), cols=st.integers(1, 12), density=st.floats(0.0, 0.5),
+       seed=st.integers(0, 10**6))
+def test_plain_articulation_points_match_networkx_and_brute_force(rows, cols, density, seed):
+    rng = random.Random(seed)
+    grid = Grid(rows, cols, [i for i in range(rows * cols) if rng.random() < density])
+    g = table_graph(grid.neighbours, grid.open)
+    points = grid.articulation_points()
+    assert points == sorted(nx.articulation_points(g))
+    before = nx.number_connected_components(g)
+    assert points == [u for u in sorted(g) if components_without(g, u) > before]
+
+
+def test_every_cell_marked_gives_the_plain_form_from_one_run():
+    # A connected grid: the non-root cut list plus the root test is the articulation set.
+    grid = Grid.from_strings(["..#..", "..#..", "....."])
+    g = table_graph(grid.neighbours, grid.open)
+    lowlink = LowLink(grid.neighbours)
+    cuts = lowlink.run(grid.open, 0, blocked=0, marked=1)
+    plain = set(cuts) | ({0} if lowlink.root_children(0) >= 2 else set())
+    assert sorted(plain) == sorted(nx.articulation_points(g)) == grid.articulation_points()
+    assert plain == {11, 12, 13}  # the bottom row's middle joins the two halves
+
+
+def test_deep_corridor_needs_no_recursion():
+    # A 60x60 serpentine: the DFS is 1800 cells deep; each corridor cell cuts off the rest.
+    lines = ["." * 60 if r % 2 == 0 else ("#" * 59 + "." if r % 4 == 1 else "." + "#" * 59)
+             for r in range(60)]
+    grid = Grid.from_strings(lines)
+    order = nx.dfs_preorder_nodes(table_graph(grid.neighbours, grid.open), 0)
+    far_end = list(order)[-1]
+    lowlink = LowLink(grid.neighbours)
+    cuts = lowlink.run(grid.open, 0, blocked=0, marked=1)
+    size = sum(grid.open)
+    assert len(cuts) == size - 2  # all but the two ends
+    assert max(map(lowlink.cut_off, cuts)) == size - 2 and lowlink.cut_off(far_end) == 0

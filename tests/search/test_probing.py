@@ -1,0 +1,223 @@
+"""Failed-literal probing and the in-propagation stop of `twinsolve.search.propagate`.
+
+- Tiny problems: probing fixes a value the rules alone leave open; it finds a
+  contradiction the rules alone miss; it leaves the store as it found it
+  when every trial holds; `candidates` and `order` choose what is tried.
+- Random small constraint problems (hypothesis) against brute force: with
+  probing the search counts exactly the brute-force solutions, probing never
+  removes a value some solution uses, and after `propagate()` every value
+  left on a candidate propagates without failing (a probing fixpoint).
+- Limits: a deadline stops propagation (root or mid-trial) with
+  `LimitReached`, not a contradiction; `search` reports it as a stop, and
+  a trial under way is undone, its value kept.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from twinsolve.search.propagate import Contradiction, LimitReached, Propagator, Store, search
+from twinsolve.search.statespace import LimitHit
+
+A, B, C = 0, 1, 2
+
+
+def implies(if_var: int, if_value: int, then_var: int, then_value: int):
+    """The rule `if_var == if_value  ->  then_var == then_value`."""
+    def rule(store: Store) -> None:
+        if store.value(if_var) == if_value:
+            store.assign(then_var, then_value)
+    return rule
+
+
+def not_both_one(store: Store) -> None:
+    """B and C are not both 1."""
+    if store.value(B) == 1:
+        store.remove(C, 1)
+    if store.value(C) == 1:
+        store.remove(B, 1)
+
+
+def abc(probe: bool, a_zero_fails: bool = False) -> Propagator:
+    """A = 1 forces B = C = 1, which `not_both_one` forbids (optionally A = 0 too)."""
+    prop = Propagator(Store.booleans(3))
+    prop.add_rule(implies(A, 1, B, 1), (A,))
+    prop.add_rule(implies(A, 1, C, 1), (A,))
+    if a_zero_fails:
+        prop.add_rule(implies(A, 0, B, 1), (A,))
+        prop.add_rule(implies(A, 0, C, 1), (A,))
+    prop.add_rule(not_both_one, (B, C))
+    if probe:
+        prop.enable_probing()
+    return prop
+
+
+def test_probing_fixes_a_value_the_rules_alone_leave_open():
+    plain = abc(probe=False)
+    assert plain.propagate() and plain.store.assignment() == (None, None, None)
+    probed = abc(probe=True)
+    assert probed.propagate()
+    assert probed.store.assignment() == (0, None, None)  # A = 1 fails, so A = 0
+    assert probed.probes > 0 and plain.probes == 0
+    assert search(probed, max_solutions=None).count == search(plain, max_solutions=None).count == 3
+
+
+def test_probing_finds_a_contradiction_the_rules_alone_miss():
+    plain = abc(probe=False, a_zero_fails=True)
+    assert plain.propagate()  # nothing to see without a trial
+    probed = abc(probe=True, a_zero_fails=True)
+    assert not probed.propagate()  # both values of A fail
+    unsat = search(abc(probe=True, a_zero_fails=True), max_solutions=None)
+    assert (unsat.count, unsat.nodes, unsat.exhausted) == (0, 0, True)  # decided at the root
+    assert search(plain, max_solutions=None).count == 0
+
+
+def test_trials_that_hold_leave_the_store_as_it_was():
+    prop = Propagator(Store.uniform(3, range(3)))
+    prop.add_rule(lambda store: None, None)
+    prop.enable_probing()
+    assert prop.propagate()
+    assert prop.store.dom == [0b111] * 3 and prop.store.trail == []
+    assert prop.probes == 9  # every value of every variable, one pass
+
+
+def test_candidates_and_order_choose_what_is_tried():
+    tried = []
+
+    def spy(store: Store) -> None:
+        tried.append(store.assignment())
+
+    prop = Propagator(Store.booleans(3))
+    prop.add_rule(spy, None)
+    prop.enable_probing(candidates=lambda store: [2], order=lambda store, var: (1, 0))
+    assert prop.propagate()
+    assert tried == [(None, None, None), (None, None, 1), (None, None, 0)]
+    assert prop.probes == 2
+
+
+def test_probing_runs_again_only_after_a_change():
+    prop = Propagator(Store.booleans(3))
+    prop.add_rule(lambda store: None, None)
+    prop.enable_probing()
+    assert prop.propagate() and prop.probes == 6
+    assert prop.propagate() and prop.probes == 6  # nothing changed: the last pass stands
+    prop.store.assign(0, 1)
+    assert prop.propagate() and prop.probes == 10  # the two unfixed variables, again
+
+
+# ---------------------------------------------------------------- against brute force
+
+
+@st.composite
+def binary_problems(draw):
+    """Variables with domains in 0..2 and forbidden value pairs between some of them."""
+    n = draw(st.integers(1, 5))
+    domains = [draw(st.sets(st.integers(0, 2), min_size=1)) for _ in range(n)]
+    pairs = [(v, w) for v in range(n) for w in range(v + 1, n)]
+    forbidden = draw(st.lists(st.tuples(st.sampled_from(pairs), st.integers(0, 2),
+                                        st.integers(0, 2)), max_size=12) if pairs else st.just([]))
+    return domains, forbidden
+
+
+def build(domains, forbidden, probe: bool) -> Propagator:
+    """A forbidden pair (v, x, w, y) is the rule: v == x removes y from w, and back."""
+    prop = Propagator(Store(domains))
+    for (v, w), x, y in forbidden:
+        def rule(store, v=v, w=w, x=x, y=y):
+            if store.value(v) == x:
+                store.remove(w, y)
+            if store.value(w) == y:
+                store.remove(v, x)
+        prop.add_rule(rule, (v, w))
+    if probe:
+        prop.enable_probing()
+    return prop
+
+
+def brute(domains, forbidden) -> list[tuple[int, ...]]:
+    return [values for values in itertools.product(*(sorted(d) for d in domains))
+            if not any(values[v] == x and values[w] == y for (v, w), x, y in forbidden)]
+
+
+@settings(max_examples=150)
+@given(binary_problems())
+def test_probing_is_sound_and_reaches_a_probing_fixpoint(problem):
+    domains, forbidden = problem
+    solutions = brute(domains, forbidden)
+    probed = search(build(domains, forbidden, True), max_solutions=None)
+    assert sorted(probed.solutions) == solutions and probed.exhausted
+    plain = search(build(domains, forbidden, False), max_solutions=None)
+    assert plain.count == probed.count
+
+    prop = build(domains, forbidden, True)
+    if not prop.propagate():
+        assert solutions == []
+        return
+    store = prop.store
+    for v in range(len(store)):
+        assert {s[v] for s in solutions} <= set(store.values(v))  # nothing true removed
+    # A fixpoint of probing: every value left on an unfixed variable survives its trial.
+    trial = build(domains, forbidden, False)
+    trial.store.dom = list(store.dom)
+    for v in range(len(store)):
+        if not store.is_fixed(v):
+            for x in store.values(v):
+                mark = trial.store.mark()
+                trial.store.assign(v, x)
+                assert trial.propagate(), (v, x)
+                trial.store.undo(mark)
+
+
+# ---------------------------------------------------------------- limits
+
+
+class After:
+    """A deadline that expires once `when()` is true."""
+
+    def __init__(self, when) -> None:
+        self.when = when
+
+    def expired(self) -> bool:
+        return self.when()
+
+
+def chain(n: int) -> Propagator:
+    """x0 = 1 forces x1 = 1 ... x(n-1) = 1, and x(n-1) = 1 fails: many rule runs per trial."""
+    prop = Propagator(Store.booleans(n))
+    for v in range(n - 1):
+        prop.add_rule(implies(v, 1, v + 1, 1), (v,))
+
+    def last(store: Store) -> None:
+        if store.value(n - 1) == 1:
+            raise Contradiction
+    prop.add_rule(last, (n - 1,))
+    prop.enable_probing(candidates=lambda store: [0], order=lambda store, var: (1, 0))
+    return prop
+
+
+def test_a_deadline_mid_trial_keeps_the_value_and_undoes_the_trial():
+    prop = chain(80)
+    prop.deadline = After(lambda: prop.probes > 0)
+    with pytest.raises(LimitReached) as stop:
+        prop.propagate()
+    assert stop.value.hit is LimitHit.DEADLINE
+    assert prop.store.assignment() == (None,) * 80 and prop.store.trail == []
+    prop.deadline = None
+    prop.schedule_all()  # a stop leaves no fixpoint behind: resume from every rule
+    assert prop.propagate() and prop.store.value(0) == 0  # the same trial, run to its end
+
+
+def test_search_reports_a_stop_in_propagation_as_a_stop_not_unsat():
+    # Probing alone proves this unsat at the root; a deadline inside it must not say so.
+    prop = abc(probe=True, a_zero_fails=True)
+    expired = search(prop, max_solutions=None, deadline=After(lambda: True))
+    assert (expired.count, expired.exhausted, expired.limit_hit) == (0, False, LimitHit.DEADLINE)
+    assert expired.unique is None and prop.deadline is None  # the search's deadline is its own
+    late = chain(80)
+    during = search(late, deadline=After(lambda: late.probes > 0))
+    assert (during.count, during.exhausted, during.limit_hit) == (0, False, LimitHit.DEADLINE)
+    assert late.store.assignment() == (None,) * 80
