@@ -9,6 +9,12 @@ Every field is checked when a `Limits` is made, so a bad value is one
 run that never ends (`timeout=nan` compares false with everything).
 `Deadline` turns the timeout into cheap `expired()` checks inside loops.
 
+How a search stops on a limit, the one way for every search and model build:
+`LimitHit` names the limit (nodes or deadline), `Poller` is the one check of
+a node limit and a deadline (the clock read every 256 nodes), and
+`LimitReached` is the one exception that carries a stop out of nested code.
+The run's hard stop (`core.time_limit`) is the backstop behind all of them.
+
 Ctrl-C. A solver blocked in C code (CP-SAT, PySAT) does not see a
 `KeyboardInterrupt` until it returns, which may be the whole time limit
 later. `on_interrupt(stop)` wraps such a call: Python's own SIGINT handler
@@ -22,6 +28,7 @@ solver and forgetting its pointer) and raises it right after.
 
 from __future__ import annotations
 
+import enum
 import math
 import numbers
 import os
@@ -32,12 +39,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import UsageError
 
 __all__ = ["Limits", "Deadline", "MAX_SEED", "seconds_problem", "on_interrupt",
-           "interrupt_deferred"]
+           "interrupt_deferred", "Expiring", "LimitHit", "LimitReached", "Poller"]
 
 MAX_SEED = 2**63 - 1  # what every solver's seed parameter holds (a signed 64-bit int)
 
@@ -156,6 +163,84 @@ class Deadline:
 
     def expired(self) -> bool:
         return self._end is not None and time.perf_counter() >= self._end
+
+
+# ---------------------------------------------------------------- how a search stops
+
+class Expiring(Protocol):
+    """Anything with `expired()`, e.g. `twinsolve.core.limits.Deadline`."""
+
+    def expired(self) -> bool: ...
+
+
+class LimitHit(str, enum.Enum):
+    """Which limit stopped a search (a `str`, so it compares equal to its value)."""
+
+    NODES = "nodes"
+    DEADLINE = "deadline"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class LimitReached(Exception):
+    """A limit stopped a search or a model build part-way; `hit` names it.
+
+    Not a contradiction and no proof: what failed while it was raised proves nothing.
+    Every search of the engine, every hand solver and every model build stops with
+    this one exception (or answers the `LimitHit` of a `Poller`).
+    """
+
+    def __init__(self, hit: LimitHit = LimitHit.DEADLINE) -> None:
+        super().__init__(f"{hit} limit reached")
+        self.hit = hit
+
+
+_POLL = 255  # the deadline is polled when nodes & _POLL == 0
+
+
+class Poller:
+    """When a search stops on its limits: the one node-limit and deadline check.
+
+    A search calls `poller(nodes)` before expanding a state whenever
+    `nodes == poller.at`; it answers the `LimitHit` that stops the search, or
+    None after moving `at` to the next node count worth checking. The node
+    limit stops the search with exactly `node_limit` states expanded; the
+    deadline is asked at every 256th node (0, 256, ...): `expired()` reads the
+    clock, which costs more than expanding a small state. With neither limit
+    `at` is -1, which no node count equals, so an unlimited search pays one
+    integer comparison per node.
+
+    >>> poller = Poller(node_limit=300, deadline=None)
+    >>> poller.at, poller(0)
+    (300, None)
+    >>> poller(300)
+    <LimitHit.NODES: 'nodes'>
+    """
+
+    __slots__ = ("node_limit", "deadline", "at")
+
+    def __init__(self, node_limit: int | None, deadline: Expiring | None) -> None:
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.at = self._next(-1)
+
+    def __call__(self, nodes: int) -> LimitHit | None:
+        if nodes == self.node_limit:
+            return LimitHit.NODES
+        if self.deadline is not None and not nodes & _POLL and self.deadline.expired():
+            return LimitHit.DEADLINE
+        self.at = self._next(nodes)
+        return None
+
+    def _next(self, nodes: int) -> int:
+        """The first node count after `nodes` at which a limit may stop the search."""
+        due = []
+        if self.node_limit is not None and self.node_limit > nodes:
+            due.append(self.node_limit)
+        if self.deadline is not None:
+            due.append((nodes | _POLL) + 1)   # the next multiple of 256
+        return min(due, default=-1)
 
 
 # ---------------------------------------------------------------- Ctrl-C

@@ -66,8 +66,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from ..core.limits import Expiring, LimitHit, LimitReached
 from ..core.time_limit import checkpoint
-from .statespace import Expiring, LimitHit
 
 __all__ = ["Contradiction", "LimitReached", "Store", "Propagator", "Rule", "SolveResult",
            "search", "most_constrained"]
@@ -80,17 +80,6 @@ class Contradiction(Exception):
 # ---------------------------------------------------------------- limits
 
 _POLL = 15  # poll when runs & _POLL == 0 (rule runs) or nodes & _POLL == 0 (search nodes)
-
-
-class LimitReached(Exception):
-    """A limit stopped propagation or search part-way; `hit` names it.
-
-    Not a contradiction: what failed while it was raised proves nothing.
-    """
-
-    def __init__(self, hit: LimitHit) -> None:
-        super().__init__(f"{hit} limit reached")
-        self.hit = hit
 
 
 def _poll(deadline: Expiring | None) -> None:

@@ -35,10 +35,11 @@ Example: walk on the integers from 0 to 5 with steps +2 and -1.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
+
+from ..core.limits import Expiring, LimitHit, Poller
 
 __all__ = ["StateSpace", "SearchResult", "LimitHit", "Expiring", "Successors",
            "CostSuccessors", "Poller", "identity", "ROOT", "trace", "trace_both"]
@@ -49,23 +50,7 @@ Successors = Callable[[Any], Iterable[tuple[Any, Any]]]
 CostSuccessors = Callable[[Any], Iterable[tuple[int, Any, Any]]]
 
 
-class Expiring(Protocol):
-    """Anything with `expired()`, e.g. `twinsolve.core.limits.Deadline`."""
 
-    def expired(self) -> bool: ...
-
-
-class LimitHit(str, enum.Enum):
-    """Which limit stopped a search (a `str`, so it compares equal to its value)."""
-
-    NODES = "nodes"
-    DEADLINE = "deadline"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-_POLL = 255  # the deadline is polled when nodes & _POLL == 0
 
 
 def identity(state: Any) -> Any:
@@ -148,50 +133,6 @@ class SearchResult:
     nodes: int = 0
     exhausted: bool = False
     limit_hit: LimitHit | None = None
-
-
-class Poller:
-    """When a search stops on its limits: the one node-limit and deadline check.
-
-    A search calls `poller(nodes)` before expanding a state whenever
-    `nodes == poller.at`; it answers the `LimitHit` that stops the search, or
-    None after moving `at` to the next node count worth checking. The node
-    limit stops the search with exactly `node_limit` states expanded; the
-    deadline is asked at every 256th node (0, 256, ...): `expired()` reads the
-    clock, which costs more than expanding a small state. With neither limit
-    `at` is -1, which no node count equals, so an unlimited search pays one
-    integer comparison per node.
-
-    >>> poller = Poller(node_limit=300, deadline=None)
-    >>> poller.at, poller(0)
-    (300, None)
-    >>> poller(300)
-    <LimitHit.NODES: 'nodes'>
-    """
-
-    __slots__ = ("node_limit", "deadline", "at")
-
-    def __init__(self, node_limit: int | None, deadline: Expiring | None) -> None:
-        self.node_limit = node_limit
-        self.deadline = deadline
-        self.at = self._next(-1)
-
-    def __call__(self, nodes: int) -> LimitHit | None:
-        if nodes == self.node_limit:
-            return LimitHit.NODES
-        if self.deadline is not None and not nodes & _POLL and self.deadline.expired():
-            return LimitHit.DEADLINE
-        self.at = self._next(nodes)
-        return None
-
-    def _next(self, nodes: int) -> int:
-        """The first node count after `nodes` at which a limit may stop the search."""
-        due = []
-        if self.node_limit is not None and self.node_limit > nodes:
-            due.append(self.node_limit)
-        if self.deadline is not None:
-            due.append((nodes | _POLL) + 1)   # the next multiple of 256
-        return min(due, default=-1)
 
 
 # The parents-dict convention shared by the searches: canonical key -> (parent key, move label,

@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 from strategies import chess_boards
 
 from twinsolve.core.errors import UsageError
-from twinsolve.core.limits import Deadline, Limits
+from twinsolve.core.limits import Deadline, LimitReached, Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
 from twinsolve.puzzles.chess import generate, hand
 from twinsolve.puzzles.chess import rules as chess
-from twinsolve.puzzles.chess.board import Stopped, packing, start_position
+from twinsolve.puzzles.chess.board import packing, start_position
 from twinsolve.puzzles.chess.layers import TooBig, count_layers, fits
 
 COUNT = Limits(count=True, unique=True, timeout=120)
@@ -80,7 +80,7 @@ def test_layers_stop_at_the_node_limit_and_the_deadline():
     limited = run(instance, LAYERS, Limits(count=True, node_limit=1000), catch=False)
     assert limited.status is Status.TIMEOUT and limited.count is None
     board, start = start_position(instance)
-    with pytest.raises(Stopped):
+    with pytest.raises(LimitReached):
         count_layers(board, start, Deadline(0.0))
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ...core.geometry import DELTAS
 from .rules import PIECES, Cell, Instance
 
-__all__ = ["Stopped", "Position", "Target", "Image", "Tables", "tables", "union_map",
+__all__ = ["Position", "Target", "Image", "Tables", "tables", "union_map",
            "Packing", "packing", "start_position", "move_name", "KING", "QUEEN", "ROOK",
            "BISHOP", "KNIGHT", "PAWN"]
 
@@ -202,10 +202,6 @@ def packing(start: Position) -> Packing:
     for code, kind in enumerate(present, start=1):
         codes[kind] = code
     return Packing(max(1, len(present).bit_length()), tuple(codes), (-1, *present))
-
-
-class Stopped(Exception):
-    """The deadline or the node limit ended a search."""
 
 
 def start_position(instance: Instance) -> tuple[Tables, Position]:

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ...core.limits import Deadline, Limits
+from ...core.limits import Deadline, LimitReached, Limits
 from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
 from .board import (
     KING,
@@ -68,7 +68,6 @@ from .board import (
     Image,
     Position,
     Square,
-    Stopped,
     Tables,
     move_name,
     packing,
@@ -271,7 +270,7 @@ class Searcher:
         self.nodes += 1
         if not self.nodes & _POLL and self.deadline.expired() or \
                 self.node_limit is not None and self.nodes > self.node_limit:
-            raise Stopped
+            raise LimitReached
         cap, last, total, hits = self.cap, pieces == 2, 0, 0
         supports = self._supports
         targets, kinds = self._packed_targets, self.packing.kinds
@@ -426,7 +425,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
         layers = count_layers(searcher.board, searcher.start, deadline,
                               None if limits.node_limit is None else limits.node_limit - spent,
                               memory)
-    except Stopped:
+    except LimitReached:
         return _stopped(watch, searcher, "layers")
     except TooBig as exc:
         if engine == "layers":
@@ -442,7 +441,7 @@ def _memo_answer(watch: Stopwatch, searcher: Searcher, limits: Limits) -> Result
     """The memo search's answer, or None when it stopped at its node limit or the deadline."""
     try:
         total = searcher.count()
-    except Stopped:
+    except LimitReached:
         return None
     moves = searcher.line() if total else None
     return answer(moves, Tally.of_search(total, searcher.cap), limits,

@@ -43,9 +43,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.limits import Deadline
+from ...core.limits import Deadline, LimitReached
 from ...core.memory import address_space_left
-from .board import KING, Packing, Position, Stopped, Tables, move_name, packing
+from .board import KING, Packing, Position, Tables, move_name, packing
 
 __all__ = ["fits", "LayerCount", "count_layers", "TooBig", "MEMORY_MB", "default_budget_mb"]
 
@@ -117,7 +117,7 @@ def count_layers(board: Tables, start: Position, deadline: Deadline | None = Non
                  exact_limit: float = EXACT_LIMIT) -> LayerCount:
     """Count the winning sequences from `start` layer by layer (see the module docstring).
 
-    Raises `Stopped` past the deadline or when more than `node_limit`
+    Raises `LimitReached` past the deadline or when more than `node_limit`
     positions would be expanded; `TooBig` as soon as the layers kept and the
     captures of the layer being merged would take more than `memory_mb`
     (estimated from their sizes, before the memory is taken); `ValueError`
@@ -139,7 +139,7 @@ def count_layers(board: Tables, start: Position, deadline: Deadline | None = Non
     budget, kept = memory_mb << 20, _BYTES_PER_POSITION
     for _ in range(slots - 1):
         if node_limit is not None and positions + len(layer) > node_limit:
-            raise Stopped
+            raise LimitReached
         positions += len(layer)
         children, parents, pending = [], [], 0
         for a in range(slots):
@@ -159,7 +159,7 @@ def count_layers(board: Tables, start: Position, deadline: Deadline | None = Non
                         parents.append(rows[hit])
                         pending += hit.size
             if deadline.expired():
-                raise Stopped
+                raise LimitReached
             if kept + pending * _BYTES_PER_CAPTURE > budget:
                 raise TooBig(f"the layer count needs more than {memory_mb} MB here")
         if not children:
@@ -182,7 +182,7 @@ def count_layers(board: Tables, start: Position, deadline: Deadline | None = Non
         layers.append(layer)
         kept += len(layer) * _BYTES_PER_POSITION
         if deadline.expired():
-            raise Stopped
+            raise LimitReached
     count = sum(int(value) for value in ways.tolist())
     return LayerCount(count, _line(board, pack, captures, layers, firsts), positions, edges)
 

@@ -47,7 +47,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ...core.errors import UsageError
-from ...core.limits import Deadline, Limits
+from ...core.limits import Deadline, LimitReached, Limits
 from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
 from ...models import cpsat_common, sat_common
 from ...models.export import CnfExport
@@ -55,8 +55,7 @@ from ...models.planning import Answer, HorizonAnswer, grow_horizon
 from .rules import PIECES, Cell, Instance, answer, between, notation, reaches
 
 __all__ = ["solve_cpsat", "solve_sat", "build_cpsat", "build_sat", "sat_export", "cpsat_export",
-           "Plan", "Layout", "layout",
-           "BuildTimeout"]
+           "Plan", "Layout", "layout"]
 
 Square = tuple[int, int]
 Pair = tuple[int, int]  # (origin slot, target slot)
@@ -114,13 +113,9 @@ def _path(plan_layout: Layout, chosen: list[Pair]) -> list[tuple[Square, Square]
     return [(plan_layout.slots[a], plan_layout.slots[b]) for a, b in chosen]
 
 
-class BuildTimeout(Exception):
-    """The deadline passed while an encoding was being built."""
-
-
 def _check(deadline: Deadline | None) -> None:
     if deadline is not None and deadline.expired():
-        raise BuildTimeout
+        raise LimitReached
 
 
 def _steps(lay: Layout) -> range:
@@ -137,7 +132,7 @@ def build_cpsat(instance: Instance, lay: Layout | None = None, deadline: Deadlin
                 ) -> tuple[cp_model.CpModel, dict[tuple[int, int, int], cp_model.IntVar]]:
     """The CP-SAT model at horizon pieces - 1, and its move variables keyed (t, a, b).
 
-    Raises `BuildTimeout` when `deadline` passes while building (big boards).
+    Raises `LimitReached` when `deadline` passes while building (big boards).
     """
     lay = lay or layout(instance)
     model = cp_model.CpModel()
@@ -214,7 +209,7 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
         # Called for horizon == lay.horizon only: a shorter plan cannot win.
         try:
             model, move = build_cpsat(instance, lay, deadline)
-        except BuildTimeout:
+        except LimitReached:
             return HorizonAnswer(Answer.UNKNOWN)
         watch.built()
         keys, variables = list(move), list(move.values())
@@ -247,7 +242,7 @@ def build_sat(instance: Instance, lay: Layout | None = None, deadline: Deadline 
               ) -> tuple[sat_common.Encoding, dict[tuple[int, int, int], int]]:
     """The CNF at horizon pieces - 1, and its move literals keyed (t, a, b).
 
-    Raises `BuildTimeout` when `deadline` passes while building (big boards).
+    Raises `LimitReached` when `deadline` passes while building (big boards).
     """
     lay = lay or layout(instance)
     enc = sat_common.Encoding()
@@ -341,7 +336,7 @@ def solve_sat(instance: Instance, limits: Limits) -> Result:
         # Called for horizon == lay.horizon only: a shorter plan cannot win.
         try:
             enc, move = build_sat(instance, lay, deadline)
-        except BuildTimeout:
+        except LimitReached:
             return HorizonAnswer(Answer.UNKNOWN)
         watch.built()
         keys, literals = list(move), list(move.values())

@@ -35,7 +35,7 @@ from rich.text import Text
 
 from ...core import drawing
 from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
-from ...core.limits import Deadline, Limits
+from ...core.limits import Deadline, LimitReached, Limits
 from ...core.result import Result, Stats, Status, Stopwatch, Tally
 
 __all__ = ["Cell", "PIECES", "SLIDERS", "Instance", "parse", "format", "verify", "objective",
@@ -313,17 +313,13 @@ def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
 
 # ---------------------------------------------------------------- brute force
 
-class _OutOfTime(Exception):
-    pass
-
-
 def _count_all(board: list[list[Cell]], left: int, path: list[tuple[Square, Square]],
                first: list[list[tuple[Square, Square]]], deadline: Deadline,
                nodes: list[int]) -> int:
     """Winning sequences from `board`, trying every move (no memo); `first` gets the first."""
     nodes[0] += 1
     if not nodes[0] & 1023 and deadline.expired():
-        raise _OutOfTime
+        raise LimitReached
     if left == 1:
         if not first:
             first.append(list(path))
@@ -352,7 +348,7 @@ def brute(instance: Instance, limits: Limits) -> Result:
     nodes = [0]
     try:
         total = _count_all(board, instance.pieces, [], first, limits.deadline(), nodes)
-    except _OutOfTime:
+    except LimitReached:
         return Result(Status.TIMEOUT, stats=watch.stats(nodes=nodes[0]), message="brute timed out")
     stats = watch.stats(nodes=nodes[0], sequences=total)
     if not first:
