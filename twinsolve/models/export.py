@@ -49,7 +49,10 @@ class CnfExport:
 
 
 def _model_module(instance: Any) -> Any:
-    return importlib.import_module(f"twinsolve.puzzles.{puzzle_of(instance).name}.models")
+    """The module of the puzzle's `sat` back-end, found through the registry (this
+    library knows no puzzle folder by name)."""
+    target = puzzle_of(instance).backend("sat").target
+    return importlib.import_module(target.partition(":")[0])
 
 
 def export_reason(instance: Any, kind: str = "sat_export") -> str | None:
