@@ -38,10 +38,11 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from ..core.geometry import DELTAS, Direction
+from . import graph
+from .graph import UNREACHABLE
 
 __all__ = ["Grid", "LowLink", "Direction", "DELTAS", "UNREACHABLE"]
 
-UNREACHABLE = -1
 
 
 
@@ -284,25 +285,7 @@ class Grid:
         Sources that are closed (or outside `within`) are ignored. With `max_dist`,
         cells farther than that stay -1.
         """
-        allowed = self._allowed(within)
-        nbrs = self.neighbours
-        dist = [UNREACHABLE] * self.size
-        queue = []
-        for s in sources:
-            if allowed[s] and dist[s] < 0:
-                dist[s] = 0
-                queue.append(s)
-        stop = -1 if max_dist is None else max_dist
-        for v in queue:  # the list grows while iterated: a FIFO queue without deque overhead
-            dv = dist[v]
-            if dv == stop:
-                break  # BFS order: every cell still queued is at least this far
-            dv += 1
-            for w in nbrs[v]:
-                if dist[w] < 0 and allowed[w]:
-                    dist[w] = dv
-                    queue.append(w)
-        return dist
+        return graph.distances(self.neighbours, sources, self._allowed(within), max_dist)
 
     def shortest_path(
         self, source: int, target: int, *, within: Iterable[int] | Mask | None = None
@@ -356,22 +339,7 @@ class Grid:
 
     def component_labels(self, within: Iterable[int] | Mask | None = None) -> list[int]:
         """A label 0, 1, ... per open cell (numbered in order of first cell), -1 elsewhere."""
-        allowed = self._allowed(within)
-        nbrs = self.neighbours
-        labels = [-1] * self.size
-        count = 0
-        for s in range(self.size):
-            if not allowed[s] or labels[s] >= 0:
-                continue
-            labels[s] = count
-            queue = [s]
-            for v in queue:
-                for w in nbrs[v]:
-                    if labels[w] < 0 and allowed[w]:
-                        labels[w] = count
-                        queue.append(w)
-            count += 1
-        return labels
+        return graph.component_labels(self.neighbours, self._allowed(within))
 
     def components(self, within: Iterable[int] | Mask | None = None) -> list[list[int]]:
         """The connected components of open cells, each sorted, ordered by first cell."""
