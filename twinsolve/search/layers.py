@@ -52,6 +52,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.limits import Limits
+from ..core.result import Tally
 from .statespace import (
     ROOT,
     Expiring,
@@ -65,7 +67,7 @@ from .statespace import (
 )
 
 __all__ = ["PathCount", "count_shortest_paths", "bidirectional_count_shortest_paths",
-           "shortest"]
+           "shortest", "shortest_plan", "shortest_tally"]
 
 Tree = dict[Hashable, tuple[Any, Any, Any]]  # key -> (parent key, move, state), as in bfs
 
@@ -172,6 +174,21 @@ def bidirectional_count_shortest_paths(space: StateSpace, *, node_limit: int | N
             moves, states = trace_both(space, fwd.tree, bwd.tree, meet[0])
             return PathCount(True, moves, states, len(moves), count, nodes)
     return PathCount(False, nodes=nodes, exhausted=True)
+
+
+def shortest_plan(space: StateSpace, limits: Limits, both_ends: bool) -> SearchResult | PathCount:
+    """`shortest` under a run's `Limits`: every shortest plan counted when the run asks
+    whether its answer is unique or how many there are, one plan by BFS otherwise."""
+    return shortest(space, count=limits.unique or limits.count, both_ends=both_ends,
+                    node_limit=limits.node_limit, deadline=limits.deadline())
+
+
+def shortest_tally(found: SearchResult | PathCount) -> Tally:
+    """What a found shortest plan says of how many there are: the exact count after a
+    layer count, at least one (count not settled) after a plain BFS."""
+    if isinstance(found, PathCount):
+        return Tally(found.count, complete=True)
+    return Tally(1, complete=False)
 
 
 def shortest(space: StateSpace, *, count: bool, both_ends: bool, node_limit: int | None = None,

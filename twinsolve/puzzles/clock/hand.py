@@ -22,9 +22,9 @@ Stats: `nodes` = positions expanded; counters `gcd` and `direction`.
 from __future__ import annotations
 
 from ...core.limits import Limits
-from ...core.result import Result, Status, Stopwatch, Tally
-from ...search.layers import PathCount, shortest
-from ...search.statespace import SearchResult, StateSpace
+from ...core.result import Result, Status, Stopwatch
+from ...search.layers import shortest_plan, shortest_tally
+from ...search.statespace import StateSpace
 from .rules import Instance, dial_gcd, solution_from_steps, unreachable_reason
 
 __all__ = ["solve", "space"]
@@ -44,11 +44,6 @@ def space(instance: Instance) -> StateSpace:
                       predecessors=backward)
 
 
-def _search(instance: Instance, limits: Limits, both_ends: bool) -> SearchResult | PathCount:
-    return shortest(space(instance), count=limits.unique or limits.count, both_ends=both_ends,
-                    node_limit=limits.node_limit, deadline=limits.deadline())
-
-
 def solve(instance: Instance, limits: Limits) -> Result:
     """Fewest moves from start to target (see the module docstring).
 
@@ -65,13 +60,12 @@ def solve(instance: Instance, limits: Limits) -> Result:
         return Result.unsat(limits, stats=watch.stats(nodes=0, gcd=gcd, direction="none"),
                             message=f"unreachable: {reason}")
     both_ends = len(instance.moves) >= 2
-    found = _search(instance, limits, both_ends)
+    found = shortest_plan(space(instance), limits, both_ends)
     stats = watch.stats(nodes=found.nodes, gcd=gcd,
                         direction="bidirectional" if both_ends else "forward")
     if found.found:
         # Counted layer by layer (every shortest plan), or one plan by plain BFS.
-        tally = (Tally(found.count, complete=True) if isinstance(found, PathCount)
-                 else Tally(1, complete=False))
+        tally = shortest_tally(found)
         return Result.answer(Status.OPTIMAL, solution_from_steps(instance, found.path),
                              found.cost, tally=tally, asked=limits, stats=stats)
     if found.exhausted:  # cannot happen after the gcd test; kept as a proof, not an assumption

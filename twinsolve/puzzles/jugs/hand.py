@@ -35,9 +35,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...core.limits import Limits
-from ...core.result import Result, Status, Stopwatch, Tally
-from ...search.layers import PathCount, shortest
-from ...search.statespace import SearchResult, StateSpace
+from ...core.result import Result, Status, Stopwatch
+from ...search.layers import shortest_plan, shortest_tally
+from ...search.statespace import StateSpace
 from .rules import (
     GoalKind,
     Instance,
@@ -168,11 +168,6 @@ def space(instance: Instance) -> StateSpace:
     return StateSpace(instance.start, successors, is_goal=lambda levels: sum(levels) == amount)
 
 
-def _search(instance: Instance, limits: Limits, both_ends: bool) -> SearchResult | PathCount:
-    return shortest(space(instance), count=limits.unique or limits.count, both_ends=both_ends,
-                    node_limit=limits.node_limit, deadline=limits.deadline())
-
-
 def solve(instance: Instance, limits: Limits) -> Result:
     """Fewest moves to the goal (see the module docstring).
 
@@ -190,14 +185,13 @@ def solve(instance: Instance, limits: Limits) -> Result:
         return Result.unsat(limits, stats=watch.stats(nodes=0, gcd=h, direction="none"),
                             message=f"unreachable: {reason}")
     both_ends = instance.goal.kind is GoalKind.EXACT
-    found = _search(instance, limits, both_ends)
+    found = shortest_plan(space(instance), limits, both_ends)
     stats = watch.stats(nodes=found.nodes, gcd=h,
                         direction="bidirectional" if both_ends else "forward")
     if found.found:
         moves = moves_of(instance)
         # Counted layer by layer (every shortest plan), or one plan by plain BFS.
-        tally = (Tally(found.count, complete=True) if isinstance(found, PathCount)
-                 else Tally(1, complete=False))
+        tally = shortest_tally(found)
         return Result.answer(Status.OPTIMAL,
                              solution_from_moves(instance, [moves[i] for i in found.path]),
                              found.cost, tally=tally, asked=limits, stats=stats)
