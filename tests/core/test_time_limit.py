@@ -260,3 +260,17 @@ def test_solve_prints_a_long_plan_elided(tmp_path):
     assert "… 490 more steps …" in proc.stdout and "optimal" in proc.stdout
     assert len(proc.stdout) < 2000
     assert load(tmp_path / "long.txt").hours == 1000
+
+
+def test_a_limit_that_rang_is_no_longer_active_even_if_its_block_never_closed(alarm_state):
+    # The alarm may ring inside __enter__ or __exit__ (a loaded machine): a limit left in the
+    # thread's active list would then stop every later checkpoint of the process.
+    from twinsolve.core.time_limit import _active
+
+    limit = TimeLimit(5)
+    limit.__enter__()
+    assert limit in _active()
+    with pytest.raises(TimeLimitReached):
+        limit._on_alarm(signal.SIGALRM, None)
+    assert limit not in _active()
+    checkpoint()  # nothing active: nothing to stop

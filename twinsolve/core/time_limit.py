@@ -147,11 +147,17 @@ class TimeLimit:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        # Why only while our handler is in place: an outer limit that rang first
-        # has already put back what it found, which is older than what we found.
-        if self._armed and signal.getsignal(signal.SIGALRM) == self._on_alarm:
-            self._restore()
-        self._armed = False
+        try:
+            # Why only while our handler is in place: an outer limit that rang first
+            # has already put back what it found, which is older than what we found.
+            if self._armed and signal.getsignal(signal.SIGALRM) == self._on_alarm:
+                self._restore()
+        finally:
+            self._armed = False
+            self._leave()
+
+    def _leave(self) -> None:
+        """No longer active in this thread (idempotent)."""
         active = _active()
         if self in active:
             active.remove(self)
@@ -192,6 +198,9 @@ class TimeLimit:
             self._hand_on(signum, frame)
             return
         self._restore()  # now: once raised, nothing in this block may run for certain
+        # Why leave here too: the alarm may ring inside __exit__ itself, before it has
+        # cleaned up; a limit left active would stop every later checkpoint of the thread.
+        self._leave()
         raise TimeLimitReached(self, self.phase)
 
     def _hand_on(self, signum: int, frame: FrameType | None) -> None:
