@@ -7,7 +7,10 @@ inside functions included) is resolved to a twinsolve module and checked:
 - a puzzle's folder never imports another puzzle's folder;
 - a puzzle's `rules.py` imports only `core/` (and its own folder's formats);
 - `bench/`, the harness, reaches puzzles only through the registry: it imports
-  nothing from `puzzles/`.
+  nothing from `puzzles/`;
+- `core/`, the contracts, imports nothing above it: no puzzle, engine, library,
+  harness or back-end (the registry names the puzzle folders as strings and
+  imports them with `importlib`, which is no import statement).
 A failure names the file, the line and the import.
 """
 
@@ -66,6 +69,9 @@ def _broken_rules(path: Path) -> list[str]:
             problems.append(f"{where} (a puzzle never imports another puzzle)")
         elif mine[:1] == ("bench",) and theirs[:1] == ("puzzles",):
             problems.append(f"{where} (the harness sees puzzles only through the registry)")
+        elif mine[:1] == ("core",) and theirs[:1] in (
+                ("puzzles",), ("search",), ("models",), ("bench",), ("backends",)):
+            problems.append(f"{where} (core imports nothing above it)")
         if me.endswith(".rules") and mine[:1] == ("puzzles",) and theirs[:1] != ("core",) \
                 and theirs != mine:
             problems.append(f"{where} (a puzzle's rules import only core)")
@@ -89,3 +95,13 @@ def test_the_checker_names_an_offending_import(tmp_path, monkeypatch):
     assert _broken_rules(fake / "leaky.py") == [
         "twinsolve/search/leaky.py:1: imports twinsolve.puzzles.cave.rules "
         "(the engine and the library know no puzzle or harness)"]
+
+
+def test_the_checker_keeps_core_below_everything(tmp_path, monkeypatch):
+    fake = tmp_path / "twinsolve" / "core"
+    fake.mkdir(parents=True)
+    (fake / "leaky.py").write_text("def f():\n    from ..puzzles.cave import puzzlink\n")
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    assert _broken_rules(fake / "leaky.py") == [
+        "twinsolve/core/leaky.py:2: imports twinsolve.puzzles.cave.puzzlink "
+        "(core imports nothing above it)"]

@@ -12,27 +12,36 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from . import registry
 from .atomic import output_folder
 from .errors import UsageError
-from .registry import puzzle_of
+from .instance_file import read_text
+from .json_text import parse_json
 from .writing import write_instance
 
 __all__ = ["import_source"]
 
 
 def import_source(source: str, out: str | Path) -> list[Path]:
-    from ..puzzles.cave import puzzlekit as puzzlekit_json
-    from ..puzzles.cave import puzzlink
+    """The files written for `source` (a URL or a dataset file) under `out`.
 
+    The puzzle whose reader claims the source reads it (`registry.url_reader`,
+    `registry.dataset_reader`); anything else is a `UsageError`.
+    """
     folder = output_folder(out)
-    if puzzlink.is_puzzlink_url(source.strip()):
-        url = source.strip()
-        instance = puzzlink.decode_url(url, source="puzz.link URL")
+    url = source.strip()
+    reader = registry.url_reader(url)
+    if reader is not None:
+        instance = reader.decode_url(url, source="puzz.link URL")
         digest = hashlib.sha1(url.encode("utf-8")).hexdigest()[:8]
-        entry = puzzle_of(instance)
+        entry = registry.puzzle_of(instance)
         path = folder / f"{entry.name}-{instance.rows}x{instance.cols}-{digest}.txt"
         return [write_instance(path, instance)]
     path = Path(source)
     if path.suffix.lower() == ".json" and path.is_file():
-        return puzzlekit_json.write_instances(puzzlekit_json.read_dataset(path, str(path)), folder)
+        text = read_text(path)
+        reader = registry.dataset_reader(parse_json(text, str(path)))
+        if reader is None:
+            reader = registry.dataset_readers()[0]  # its own error names what the file lacks
+        return reader.write_instances(reader.read_dataset(text, str(path)), folder)
     raise UsageError(f"{source}: not a puzz.link URL nor a puzzlekit dataset (.json) file")

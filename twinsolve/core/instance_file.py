@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 from .errors import InstanceError
 
@@ -108,6 +110,17 @@ def decode(data: bytes, source: str | None) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise InstanceError(source, line, column, "not UTF-8 text (binary file?)") from None
+
+
+def read_text(path: str | os.PathLike[str], source: str | None = None) -> str:
+    """The UTF-8 text of the file at `path`; `InstanceError` naming `source` (default: the
+    path) when it cannot be read or is not UTF-8."""
+    source = str(path) if source is None else source
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InstanceError(source, None, None, f"cannot read file: {exc.strerror}") from None
+    return decode(data, source)
 
 
 def _word_columns(line: str, words: tuple[str, ...]) -> tuple[int, ...]:

@@ -11,7 +11,8 @@ run that never ends (`timeout=nan` compares false with everything).
 
 How a search stops on a limit, the one way for every search and model build:
 `LimitHit` names the limit (nodes or deadline), `Poller` is the one check of
-a node limit and a deadline (the clock read every 256 nodes), and
+a node limit and a deadline (the clock read every `every` nodes, or once per
+block of states), `Deadline.check` the one stop test of a model build, and
 `LimitReached` is the one exception that carries a stop out of nested code.
 The run's hard stop (`core.time_limit`) is the backstop behind all of them.
 
@@ -34,6 +35,7 @@ import numbers
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -164,6 +166,11 @@ class Deadline:
     def expired(self) -> bool:
         return self._end is not None and time.perf_counter() >= self._end
 
+    def check(self) -> None:
+        """Raise `LimitReached` once expired: a model build's or a block loop's stop test."""
+        if self.expired():
+            raise LimitReached(LimitHit.DEADLINE)
+
 
 # ---------------------------------------------------------------- how a search stops
 
@@ -196,51 +203,81 @@ class LimitReached(Exception):
         self.hit = hit
 
 
-_POLL = 255  # the deadline is polled when nodes & _POLL == 0
-
 
 class Poller:
     """When a search stops on its limits: the one node-limit and deadline check.
 
-    A search calls `poller(nodes)` before expanding a state whenever
-    `nodes == poller.at`; it answers the `LimitHit` that stops the search, or
-    None after moving `at` to the next node count worth checking. The node
-    limit stops the search with exactly `node_limit` states expanded; the
-    deadline is asked at every 256th node (0, 256, ...): `expired()` reads the
-    clock, which costs more than expanding a small state. With neither limit
-    `at` is -1, which no node count equals, so an unlimited search pays one
-    integer comparison per node.
+    A search calls `poller(nodes)` before expanding a state once `nodes`
+    reaches `poller.at`; it answers the `LimitHit` that stops the search, or
+    None after moving `at` to the next node count worth checking (`stop`
+    raises `LimitReached` instead, for searches that unwind by exception).
+    The node limit stops the search with exactly `node_limit` states
+    expanded; the clock is read at every `every`-th node (a power of two, 256
+    by default): `expired()` costs more than expanding a small state, so a
+    search whose steps are cheaper (a memo lookup) reads it less often, one
+    whose steps are dearer (a propagation) more often. With neither limit
+    `at` is `NEVER`, so an unlimited search pays one integer comparison per
+    node. The test is `nodes >= poller.at`, so a search that changes its
+    limits part-way (a new poller) may resume from any count.
+
+    A search that expands states in blocks (a numpy layer, a chunk of a
+    coset) asks `spend(nodes, amount)` before each block instead: the node
+    limit forbids a block that would pass it, and the clock is read at every
+    block, since a block is worth one clock read.
 
     >>> poller = Poller(node_limit=300, deadline=None)
     >>> poller.at, poller(0)
     (300, None)
     >>> poller(300)
     <LimitHit.NODES: 'nodes'>
+    >>> poller.spend(250, 51), poller.spend(250, 50)
+    (<LimitHit.NODES: 'nodes'>, None)
     """
 
-    __slots__ = ("node_limit", "deadline", "at")
+    NEVER = sys.maxsize  # `at` when no limit is set: no node count reaches it
 
-    def __init__(self, node_limit: int | None, deadline: Expiring | None) -> None:
+    __slots__ = ("node_limit", "deadline", "mask", "at")
+
+    def __init__(self, node_limit: int | None = None, deadline: Expiring | None = None,
+                 every: int = 256) -> None:
+        if isinstance(every, bool) or not isinstance(every, int) or every < 1 \
+                or every & (every - 1):
+            raise ValueError(f"every must be a power of two, got {every!r}")
         self.node_limit = node_limit
         self.deadline = deadline
+        self.mask = every - 1
         self.at = self._next(-1)
 
     def __call__(self, nodes: int) -> LimitHit | None:
-        if nodes == self.node_limit:
+        if self.node_limit is not None and nodes >= self.node_limit:
             return LimitHit.NODES
-        if self.deadline is not None and not nodes & _POLL and self.deadline.expired():
+        if self.deadline is not None and self.deadline.expired():
             return LimitHit.DEADLINE
         self.at = self._next(nodes)
         return None
 
+    def stop(self, nodes: int) -> None:
+        """`poller(nodes)`, raising `LimitReached` for the limit that stops the search."""
+        hit = self(nodes)
+        if hit is not None:
+            raise LimitReached(hit)
+
+    def spend(self, nodes: int, amount: int) -> LimitHit | None:
+        """The limit that forbids expanding a block of `amount` states after `nodes`, or None."""
+        if self.node_limit is not None and nodes + amount > self.node_limit:
+            return LimitHit.NODES
+        if self.deadline is not None and self.deadline.expired():
+            return LimitHit.DEADLINE
+        return None
+
     def _next(self, nodes: int) -> int:
         """The first node count after `nodes` at which a limit may stop the search."""
-        due = []
+        due = Poller.NEVER
         if self.node_limit is not None and self.node_limit > nodes:
-            due.append(self.node_limit)
+            due = self.node_limit
         if self.deadline is not None:
-            due.append((nodes | _POLL) + 1)   # the next multiple of 256
-        return min(due, default=-1)
+            due = min(due, (nodes | self.mask) + 1)   # the next multiple of `every`
+        return due
 
 
 # ---------------------------------------------------------------- Ctrl-C

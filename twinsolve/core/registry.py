@@ -10,6 +10,13 @@ the API, the harness and the tests all read this one table. Targets are
 importing OR-Tools and a missing optional solver only fails the back-end that
 needs it.
 
+A puzzle may also read its puzzles from elsewhere: its entry names a URL
+reader module (`is_url(text)`, `decode_url(url, source)`) and a dataset
+reader module (`is_dataset(document)` on decoded JSON, `read_dataset(text,
+source)` giving `(key, instance)` pairs, `write_instances(pairs, folder)`).
+`core.sources`, `core.imports` and `core.run.load` reach them only through
+`url_reader` / `dataset_reader` here, so the core knows no puzzle's formats.
+
 A puzzle's rules module (`twinsolve.puzzles.<name>.rules`) provides `Instance`,
 `parse`, `format`, `verify`, `objective` and `render`. A back-end target is
 `solve(instance, limits) -> Result`; its optional `supports` target answers
@@ -39,7 +46,7 @@ from .limits import Limits
 
 __all__ = ["Backend", "Puzzle", "puzzle", "puzzles", "puzzle_of", "parse_backend_spec",
            "standard", "PUZZLEKIT", "PUZZLE_FOLDERS",
-           "resolve_spec", "check_spec"]
+           "resolve_spec", "check_spec", "url_reader", "dataset_reader", "dataset_readers"]
 
 
 def _resolve(target: str) -> Callable[..., Any]:
@@ -82,6 +89,11 @@ class Puzzle:
     rules_module: str
     backends: tuple[Backend, ...]
     optimisation: bool = True  # False: a feasibility puzzle (no objective)
+    # Formats from elsewhere, as module names (see the module docstring): a URL reader
+    # (`is_url`, `decode_url`) and a dataset reader (`is_dataset`, `read_dataset`,
+    # `write_instances`).
+    url_reader: str | None = None
+    dataset_reader: str | None = None
 
     @property
     def rules(self) -> ModuleType:
@@ -124,7 +136,8 @@ _SAT_OPTIONS = "twinsolve.models.sat_common:check_options"
 
 def standard(package: str, title: str, sat_unsupported: bool = False,
              optimisation: bool = True, own_options: tuple[str, ...] = (),
-             extra: tuple[Backend, ...] = ()) -> Puzzle:
+             extra: tuple[Backend, ...] = (), url_reader: str | None = None,
+             dataset_reader: str | None = None) -> Puzzle:
     """A puzzle folder's entry: the usual trio plus `brute`, by the folder's layout.
 
     `package` is the folder (`twinsolve.puzzles.cave`): `rules` holds the rules
@@ -132,7 +145,9 @@ def standard(package: str, title: str, sat_unsupported: bool = False,
     encodings. A back-end named in `own_options` checks its options with its
     module's own function (`check_options` in `hand`, `check_cpsat_options` /
     `check_sat_options` in `models`); the others use the shared checkers above.
-    `extra` adds back-ends that are not the puzzle's own (a peer solver).
+    `extra` adds back-ends that are not the puzzle's own (a peer solver);
+    `url_reader` / `dataset_reader` name modules of the folder that read its
+    puzzles from elsewhere (cave: `"puzzlink"`, `"puzzlekit"`).
     """
     name = package.rpartition(".")[2]
     models, hand = f"{package}.models", f"{package}.hand"
@@ -156,7 +171,9 @@ def standard(package: str, title: str, sat_unsupported: bool = False,
         _EXTERNAL,
         *_FAULTS,
         *extra,
-    ), optimisation)
+    ), optimisation,
+        url_reader=url_reader and f"{package}.{url_reader}",
+        dataset_reader=dataset_reader and f"{package}.{dataset_reader}")
 
 
 # A peer solver for side-by-side benchmarks (`pip install -e '.[peers]'`); never planned
@@ -197,6 +214,38 @@ def puzzle_of(instance: Any) -> Puzzle:
     if name is None:
         raise UsageError(f"{type(instance).__name__} is not a twinsolve instance")
     return puzzle(name)
+
+
+def url_reader(text: str) -> ModuleType | None:
+    """The URL reader module of the puzzle whose URLs `text` is, or None.
+
+    >>> url_reader("https://puzz.link/p?cave/6/6/k3h6j2l7g3g2h3n").__name__
+    'twinsolve.puzzles.cave.puzzlink'
+    >>> url_reader("instances/cave") is None
+    True
+    """
+    for entry in puzzles():
+        if entry.url_reader is not None:
+            reader = importlib.import_module(entry.url_reader)
+            if reader.is_url(text):
+                return reader
+    return None
+
+
+def dataset_reader(document: Any) -> ModuleType | None:
+    """The dataset reader module that claims a decoded JSON `document`, or None."""
+    for entry in puzzles():
+        if entry.dataset_reader is not None:
+            reader = importlib.import_module(entry.dataset_reader)
+            if reader.is_dataset(document):
+                return reader
+    return None
+
+
+def dataset_readers() -> list[ModuleType]:
+    """Every puzzle's dataset reader module, in `PUZZLE_FOLDERS` order."""
+    return [importlib.import_module(entry.dataset_reader) for entry in puzzles()
+            if entry.dataset_reader is not None]
 
 
 def _option_value(text: str) -> Any:

@@ -15,13 +15,12 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-from pathlib import Path
 from typing import Any
 
 from .errors import InstanceError, UsageError
-from .instance_file import decode, read_layout
+from .instance_file import read_layout, read_text
 from .limits import Limits
-from .registry import puzzle, puzzle_of, puzzles, resolve_spec
+from .registry import puzzle, puzzle_of, puzzles, resolve_spec, url_reader
 from .result import Result, Stats, Status
 from .time_limit import TimeLimit, TimeLimitReached, set_phase
 
@@ -83,11 +82,7 @@ def load_file(path: str | os.PathLike[str]) -> Any:
     problem = file_problem(path)
     if problem:
         raise InstanceError(source, None, None, problem)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InstanceError(source, None, None, f"cannot read file: {exc.strerror}") from None
-    return parse_text(decode(data, source), source)
+    return parse_text(read_text(path, source), source)
 
 
 def _names_a_file(line: str) -> bool:
@@ -128,10 +123,9 @@ def load(path_or_text: str | os.PathLike[str]) -> Any:
                          f"got {type(path_or_text).__name__}")
     line = path_or_text.strip()
     if "\n" not in line and "\r" not in line:
-        from ..puzzles.cave.puzzlink import decode_url, is_puzzlink_url
-
-        if is_puzzlink_url(line):
-            return decode_url(line, source="puzz.link URL")
+        reader = url_reader(line)
+        if reader is not None:
+            return reader.decode_url(line, source="puzz.link URL")
         if _names_a_file(line):
             return load_file(line)
     return parse_text(path_or_text)

@@ -30,7 +30,9 @@ bytes of a file name become `\\xNN` escapes instead of lone surrogates.
 
 `instances(sources)` is the strict form for `solve` and `export`: the
 `(label, instance)` pairs, or one `UsageError` listing every invalid line.
-Importers are imported lazily.
+URLs and datasets are read by the puzzle whose reader claims them, found
+through the registry (`registry.url_reader`, `registry.dataset_reader`), so
+this module knows no puzzle's formats; the readers are imported lazily.
 """
 
 from __future__ import annotations
@@ -42,9 +44,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import registry
 from .errors import InstanceError, UsageError
-from .instance_file import decode, header_words
-from .registry import puzzles
+from .instance_file import header_words, read_text
+from .json_text import parse_json
 from .run import file_problem, parse_text
 
 __all__ = ["Found", "Collection", "collect", "instances", "is_url", "load_source", "printable"]
@@ -72,9 +75,8 @@ class _Skip(Exception):
 
 
 def is_url(text: str) -> bool:
-    from ..puzzles.cave.puzzlink import is_puzzlink_url
-
-    return is_puzzlink_url(text)
+    """Whether `text` is a URL some puzzle's URL reader reads (a puzz.link URL)."""
+    return registry.url_reader(text) is not None
 
 
 def printable(text: str) -> str:
@@ -134,23 +136,15 @@ def _kind(path: Path) -> str:
     raise UsageError(f"{path}: {problem}")
 
 
-def _read_text(path: Path, source: str) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InstanceError(source, None, None, f"cannot read file: {exc.strerror}") from None
-    return decode(data, source)
-
-
 # ---------------------------------------------------------------- one file
 
 def _puzzle_names() -> set[str]:
-    return {entry.name for entry in puzzles()}
+    return {entry.name for entry in registry.puzzles()}
 
 
 def _instance_file(path: Path, source: str, through_folder: bool) -> Any:
     """The instance in a `.txt` (or any non-JSON) file; `_Skip` for a README in a folder."""
-    text = _read_text(path, source)
+    text = read_text(path, source)
     if through_folder:
         words = header_words(text)
         if not words:
@@ -174,16 +168,17 @@ def _names_a_puzzle(words: tuple[str, ...]) -> bool:
 
 
 def _dataset(path: Path, source: str, through_folder: bool) -> list[tuple[str, Any]]:
-    """(key, instance) pairs of a puzzlekit dataset; `_Skip` for other JSON in a folder."""
-    # One JSON reader for both: a number too long for `int` is refused at its line there.
-    from ..puzzles.cave.puzzlekit import parse_json, read_dataset
-
-    text = _read_text(path, source).removeprefix("\ufeff")
+    """(key, instance) pairs of a dataset (a puzzlekit JSON); `_Skip` for other JSON in
+    a folder. The puzzle whose dataset reader claims the document reads it; a JSON
+    file named on its own that none claims goes to the first reader, for its error."""
+    text = read_text(path, source).removeprefix("\ufeff")
     document = parse_json(text, source)
-    is_dataset = isinstance(document, dict) and isinstance(document.get("data"), dict)
-    if through_folder and not is_dataset:
-        raise _Skip(f"{source}: skipped, not a puzzlekit dataset")
-    return read_dataset(text, source)
+    reader = registry.dataset_reader(document)
+    if reader is None:
+        if through_folder:
+            raise _Skip(f"{source}: skipped, not a puzzlekit dataset")
+        reader = registry.dataset_readers()[0]
+    return reader.read_dataset(text, source)
 
 
 def _collect_file(path: Path, task_path: str, gather: _Gather, through_folder: bool) -> None:
@@ -228,12 +223,11 @@ def _collect_folder(folder: Path, gather: _Gather) -> None:
 
 
 def _collect_source(source: str | Path, gather: _Gather) -> None:
-    if isinstance(source, str) and is_url(source):
-        from ..puzzles.cave.puzzlink import decode_url
-
+    reader = registry.url_reader(source) if isinstance(source, str) else None
+    if reader is not None:
         url = source.strip()
         try:
-            gather.add(url, decode_url(url, source="puzz.link URL"), url)
+            gather.add(url, reader.decode_url(url, source="puzz.link URL"), url)
         except InstanceError as exc:
             gather.bad(exc)
         return

@@ -59,7 +59,7 @@ def bfs(
     poll = Poller(node_limit, deadline)
     nodes = 0
     while frontier:
-        if nodes == poll.at and (hit := poll(nodes)) is not None:
+        if nodes >= poll.at and (hit := poll(nodes)) is not None:
             return SearchResult(False, nodes=nodes, limit_hit=hit)
         k = popleft()
         state = k if key is None else parents[k][2]
@@ -164,7 +164,7 @@ def _expand_layer(
     next_layer: list[Hashable] = []
     push = next_layer.append
     for k in layer:
-        if nodes == poll.at and (hit := poll(nodes)) is not None:
+        if nodes >= poll.at and (hit := poll(nodes)) is not None:
             return next_layer, ROOT, nodes, hit
         nodes += 1
         for move, nxt in step(mine[k][2]):

@@ -148,7 +148,7 @@ def _best_first(
         if is_goal(state):
             moves, states = trace(parents, k)
             return SearchResult(True, moves, states, g, nodes)
-        if nodes == poll.at and (hit := poll(nodes)) is not None:
+        if nodes >= poll.at and (hit := poll(nodes)) is not None:
             return SearchResult(False, nodes=nodes, limit_hit=hit)
         nodes += 1
         for cost, move, nxt in successors(state):
@@ -199,7 +199,7 @@ def zero_one_bfs(
         if is_goal(state):
             moves, states = trace(parents, k)
             return SearchResult(True, moves, states, d, nodes)
-        if nodes == poll.at and (hit := poll(nodes)) is not None:
+        if nodes >= poll.at and (hit := poll(nodes)) is not None:
             return SearchResult(False, nodes=nodes, limit_hit=hit)
         nodes += 1
         for cost, move, nxt in successors(state):
@@ -281,7 +281,7 @@ def goals_within(
             if stop_at is not None and found >= stop_at:
                 return GoalCount(found, False, nodes, paths=tuple(paths))
             continue
-        if nodes == poll.at and (hit := poll(nodes)) is not None:
+        if nodes >= poll.at and (hit := poll(nodes)) is not None:
             return GoalCount(found, False, nodes, hit, tuple(paths))
         nodes += 1
         for cost, move, child in successors(state):

@@ -108,7 +108,7 @@ def _expand(side: _Side, key: Callable[[Any], Hashable] | None, nodes: int, poll
     tree, ways = side.tree, side.ways
     fresh: dict[Hashable, int] = {}
     for k in side.layer:
-        if nodes == poll.at and (hit := poll(nodes)) is not None:
+        if nodes >= poll.at and (hit := poll(nodes)) is not None:
             return fresh, nodes, hit
         nodes += 1
         here = ways[k]

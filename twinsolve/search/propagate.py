@@ -23,12 +23,13 @@ fails, so `propagate()` leaves a fixpoint of the rules and the probing.
 Probing is sound: counts of solutions stay exact. Trials are counted in
 `probes`, not as search nodes.
 
-Limits. A propagator may carry a `deadline`; it is polled every 16 rule
-runs (`search` polls it every 16 nodes too, and checks its `node_limit`),
-since on a large problem one node's propagation alone can take long. A
-limit raises `LimitReached`, which is no contradiction: `search` reports a
-stopped search, never an unsat or unique one. The same poll calls
-`core.time_limit.checkpoint(grace=True)`, the run's cooperative hard stop.
+Limits. A propagator may carry a `deadline`; a `core.limits.Poller` reads
+it every 16 rule runs (`search`'s poller every 16 nodes too, with its
+`node_limit`), since on a large problem one node's propagation alone can
+take long. A limit raises `LimitReached`, which is no contradiction:
+`search` reports a stopped search, never an unsat or unique one. The same
+poll calls `core.time_limit.checkpoint(grace=True)`, the run's cooperative
+hard stop.
 
 `search` is the depth-first driver: propagate, pick an unfixed variable with
 the caller's heuristic (default `most_constrained`: smallest domain, lowest
@@ -66,7 +67,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..core.limits import Expiring, LimitHit, LimitReached
+from ..core.limits import Expiring, LimitHit, LimitReached, Poller
+from ..core.result import Tally
 from ..core.time_limit import checkpoint
 
 __all__ = ["Contradiction", "LimitReached", "Store", "Propagator", "Rule", "SolveResult",
@@ -79,18 +81,27 @@ class Contradiction(Exception):
 
 # ---------------------------------------------------------------- limits
 
-_POLL = 15  # poll when runs & _POLL == 0 (rule runs) or nodes & _POLL == 0 (search nodes)
+_EVERY = 16  # the clock is read every 16 rule runs and every 16 search nodes
 
 
-def _poll(deadline: Expiring | None) -> None:
-    """The driver's one stop test: `LimitReached` past the deadline.
+class _RunClock:
+    """The driver's deadline (None: none), and the run's own hard stop.
 
-    Also the run's own time limit (`checkpoint`, past its grace), for the
-    threads that its alarm cannot reach.
+    `expired()` is what a `Poller` asks: True past the deadline; before that
+    it calls `core.time_limit.checkpoint(grace=True)`, the run's own time
+    limit past its grace, for the threads that its alarm cannot reach.
     """
-    if deadline is not None and deadline.expired():
-        raise LimitReached(LimitHit.DEADLINE)
-    checkpoint(grace=True)
+
+    __slots__ = ("deadline",)
+
+    def __init__(self, deadline: Expiring | None) -> None:
+        self.deadline = deadline
+
+    def expired(self) -> bool:
+        if self.deadline is not None and self.deadline.expired():
+            return True
+        checkpoint(grace=True)
+        return False
 
 
 class Store:
@@ -226,8 +237,8 @@ class Propagator:
 
     def __init__(self, store: Store, *, deadline: Expiring | None = None) -> None:
         self.store = store
-        self.deadline = deadline
         self.runs = 0
+        self.deadline = deadline
         self.probes = 0
         self._probing: tuple[Callable[[Store], Iterable[int]],
                              Callable[[Store, int], Iterable[int]] | None] | None = None
@@ -237,6 +248,15 @@ class Propagator:
         self._global: list[int] = []  # rules that watch every variable
         self._queues: list[deque[int]] = []
         self._queued = bytearray()
+
+    @property
+    def deadline(self) -> Expiring | None:
+        return self._clock.deadline
+
+    @deadline.setter
+    def deadline(self, deadline: Expiring | None) -> None:
+        self._clock = _RunClock(deadline)
+        self._poller = Poller(None, self._clock, every=_EVERY)
 
     def add_rule(
         self, rule: Rule, watches: Iterable[int] | None = None, *, priority: int = 0
@@ -307,7 +327,7 @@ class Propagator:
         changed = store.changed
         rules, priority, queued = self._rules, self._priority, self._queued
         watchers, global_rules, queues = self._watchers, self._global, self._queues
-        deadline = self.deadline
+        poller = self._poller
         runs = self.runs
         try:
             while True:
@@ -329,8 +349,8 @@ class Propagator:
                     return
                 r = queue.popleft()
                 queued[r] = 0
-                if not runs & _POLL:
-                    _poll(deadline)
+                if runs >= poller.at:
+                    poller.stop(runs)
                 runs += 1
                 rules[r](store)
         finally:
@@ -405,13 +425,14 @@ class SolveResult:
     limit_hit: LimitHit | None = None
 
     @property
+    def tally(self) -> Tally:
+        """The solutions counted, complete when the tree was exhausted (core's one rule)."""
+        return Tally(self.count, complete=self.exhausted)
+
+    @property
     def unique(self) -> bool | None:
         """True: exactly one solution; False: two or more, or proven none; None: not known."""
-        if self.count >= 2:
-            return False
-        if self.exhausted:
-            return self.count == 1
-        return None
+        return self.tally.unique
 
 
 def search(
@@ -444,6 +465,7 @@ def search(
     own_deadline = prop.deadline
     if deadline is not None:
         prop.deadline = deadline
+    poller = Poller(node_limit, prop._clock, every=_EVERY)
     try:
         prop.schedule_all()
         descend = prop.propagate()
@@ -470,10 +492,8 @@ def search(
                 if i == len(values):
                     stack.pop()
                     continue
-                if nodes == node_limit:
-                    raise LimitReached(LimitHit.NODES)
-                if not nodes & _POLL:
-                    _poll(prop.deadline)
+                if nodes >= poller.at:
+                    poller.stop(nodes)
                 frame[2] = i + 1
                 nodes += 1
                 try:

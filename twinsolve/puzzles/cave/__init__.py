@@ -8,4 +8,5 @@ puzzle's registry entry; nothing here imports a solver, so listing the puzzles s
 from ...core.registry import PUZZLEKIT, standard
 
 ENTRY = standard(__name__, "Cave (Corral)", optimisation=False,
-                 own_options=("hand", "cpsat", "sat"), extra=(PUZZLEKIT,))
+                 own_options=("hand", "cpsat", "sat"), extra=(PUZZLEKIT,),
+                 url_reader="puzzlink", dataset_reader="puzzlekit")

@@ -70,7 +70,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...core.limits import Limits
-from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
+from ...core.result import Result, Stats, Status, Stopwatch, solutions_wanted
 from ...search.grid import Grid, LowLink
 from ...search.propagate import Contradiction, Propagator, Rule, SolveResult, Store, search
 from .rules import Instance, clue_cells, solution_from_inside
@@ -404,5 +404,5 @@ def _result(model: CaveModel, limits: Limits, found: SolveResult, stats: Stats) 
             return Result(Status.TIMEOUT, stats=stats, message=message)
         return Result.unsat(limits, stats=stats)
     return Result.answer(Status.SOLVED, model.solution(found.solutions[0]),
-                         tally=Tally(found.count, complete=found.exhausted), asked=limits,
+                         tally=found.tally, asked=limits,
                          stats=stats, message=message)

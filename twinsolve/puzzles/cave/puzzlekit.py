@@ -31,9 +31,10 @@ from typing import Any
 from ...core import writing
 from ...core.errors import InstanceError
 from ...core.instance_file import decode
+from ...core.json_text import parse_json
 from . import rules as cave
 
-__all__ = ["read_dataset", "parse_json", "write_instances", "file_name", "MAX_DIGITS"]
+__all__ = ["read_dataset", "is_dataset", "write_instances", "file_name"]
 
 _SOLUTION_TOKENS = {"x": "1", "-": "0"}
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
@@ -41,31 +42,6 @@ _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
 _UNSAFE_VALUE = re.compile(r"[\s\x00-\x1f\x7f]+")
 # JSON decodes a paired "\ud83d\ude00" to one character, so any surrogate left is lone.
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-# Python's own default limit for int(str) (sys.get_int_max_str_digits), fixed here so the
-# same file is read the same way whatever the interpreter is set to.
-MAX_DIGITS = 4300
-
-
-class _NumberTooLong(Exception):
-    def __init__(self, digits: str) -> None:
-        super().__init__(digits)
-        self.digits = digits
-
-
-def _whole_number(digits: str) -> int:
-    """`parse_int` for `json.loads`: refuse what `int` would refuse without saying where."""
-    if len(digits.lstrip("-")) > MAX_DIGITS:
-        raise _NumberTooLong(digits)
-    return int(digits)
-
-
-def _position(text: str, offset: int) -> tuple[int | None, int | None]:
-    """1-based (line, column) of `offset` in `text`; (None, None) for a negative offset."""
-    if offset < 0:
-        return None, None
-    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
-
-
 def _names_a_file(text: str) -> bool:
     if "\n" in text or text.lstrip().startswith("{"):
         return False
@@ -92,29 +68,6 @@ def _load_json(path_or_text: str | os.PathLike[str],
     else:
         raise InstanceError(source, None, None, "read_dataset() takes a path or JSON text")
     return parse_json(text, source), source
-
-
-def parse_json(text: str, source: str | None) -> Any:
-    """The JSON document in `text`; anything the decoder refuses is an `InstanceError`.
-
-    A leading UTF-8 byte-order mark (editors on Windows write one) is dropped.
-    """
-    text = text.removeprefix("\ufeff")
-    try:
-        return json.loads(text, parse_int=_whole_number)
-    except json.JSONDecodeError as exc:
-        raise InstanceError(source, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}") from None
-    except _NumberTooLong as exc:
-        # The decoder does not say where: the first place those digits occur is the number
-        # (the same 4301+ digits inside an earlier string is not worth a real scanner).
-        line, column = _position(text, text.find(exc.digits))
-        digits = len(exc.digits.lstrip("-"))
-        raise InstanceError(source, line, column,
-                            f"number with {digits} digits (at most {MAX_DIGITS})") from None
-    except RecursionError:
-        raise InstanceError(source, None, None, "JSON nested too deeply") from None
-    except ValueError as exc:  # anything else the decoder refuses: still one line
-        raise InstanceError(source, None, None, f"not valid JSON: {exc}") from None
 
 
 def _clean(value: str) -> str:
@@ -184,6 +137,11 @@ def _read_entry(key: str, entry: Any, source: str | None) -> cave.Instance:
         known = _read_solution(entry["solution"], instance, key, source)
         meta.append(("expect-solution", json.dumps(known, separators=(",", ":"))))
     return cave.Instance(instance.rows, instance.cols, instance.clues, tuple(meta))
+
+
+def is_dataset(document: Any) -> bool:
+    """Whether decoded JSON has this schema's shape: an object with a `"data"` object."""
+    return isinstance(document, dict) and isinstance(document.get("data"), dict)
 
 
 def read_dataset(path_or_text: str | os.PathLike[str],

@@ -24,7 +24,7 @@ import re
 from ...core.errors import InstanceError
 from . import rules as cave
 
-__all__ = ["decode_url", "encode_url", "is_puzzlink_url", "TYPE_NAMES"]
+__all__ = ["decode_url", "encode_url", "is_puzzlink_url", "is_url", "TYPE_NAMES"]
 
 TYPE_NAMES = ("cave", "bag")
 
@@ -44,6 +44,9 @@ def is_puzzlink_url(text: str) -> bool:
     True
     """
     return isinstance(text, str) and _URL.fullmatch(text.strip()) is not None
+
+
+is_url = is_puzzlink_url  # the name the registry's URL-reader protocol asks for
 
 
 class _Reader:

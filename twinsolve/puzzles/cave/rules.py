@@ -39,7 +39,7 @@ from ...core import drawing
 from ...core.errors import InstanceError
 from ...core.geometry import DELTAS
 from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
-from ...core.limits import Limits
+from ...core.limits import LimitHit, Limits, Poller
 from ...core.result import Result, Status, Stopwatch, Tally, solutions_wanted
 
 __all__ = ["CellKind", "Cell", "EMPTY", "UNKNOWN", "Instance", "ClueCell", "MAX_SIDE",
@@ -440,16 +440,12 @@ def brute(instance: Instance, limits: Limits) -> Result:
     board = _Bitboard(instance.rows, instance.cols)
     clue_mask = sum(1 << r * instance.cols + c for r, c, _ in clue_cells(instance))
     rays = _rays(instance)
-    deadline = limits.deadline()
+    poller = Poller(limits.node_limit, limits.deadline(), every=4096)  # a mask costs little
     watch.built()
     first, found, nodes, stopped = None, 0, 0, None
     wanted = solutions_wanted(limits)
     for mask in range(board.full + 1):
-        if nodes & 0xFFF == 0 and deadline.expired():
-            stopped = "timeout"
-            break
-        if limits.node_limit is not None and nodes >= limits.node_limit:
-            stopped = "node limit"
+        if nodes >= poller.at and (stopped := poller(nodes)) is not None:
             break
         nodes += 1
         if _is_cave(mask, board, clue_mask, rays):
@@ -462,8 +458,8 @@ def brute(instance: Instance, limits: Limits) -> Result:
 
 
 def _brute_result(instance: Instance, limits: Limits, first: int | None, tally: Tally,
-                  stopped: str | None, stats) -> Result:
-    message = f"brute stopped: {stopped}" if stopped else None
+                  stopped: LimitHit | None, stats) -> Result:
+    message = f"brute stopped: {stopped} limit" if stopped else None
     if first is None:
         status = Status.UNSAT if tally.complete else Status.TIMEOUT
         return Result.answer(status, tally=tally, asked=limits, stats=stats, message=message)

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ...core.limits import Deadline, LimitReached, Limits
+from ...core.limits import Deadline, LimitReached, Limits, Poller
 from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
 from .board import (
     KING,
@@ -80,7 +80,7 @@ from .rules import Instance, answer
 __all__ = ["solve", "check_options", "Searcher", "symmetries", "ENGINES", "SWITCH_NODES"]
 
 Move = tuple[int, int, int, int]  # (mover kind, origin bit, captured kind, target bit)
-_POLL = 1023  # poll the deadline when nodes & _POLL == 0
+_EVERY = 1024  # the memo search reads the clock every 1024 expansions: most are cheap
 
 
 # ---------------------------------------------------------------- symmetry
@@ -141,11 +141,12 @@ class Searcher:
     def __init__(self, instance: Instance, cap: int | None = None,
                  deadline: Deadline | None = None, node_limit: int | None = None,
                  symmetry: bool = True, prune: bool = True) -> None:
+        self._node_limit: int | None = None
         self.board, self.start = start_position(instance)
         self.pieces = len(self.board.squares)
         self.cap = cap
         self.deadline = deadline or Deadline(None)
-        self.node_limit = node_limit
+        self.node_limit = node_limit  # builds `self._poller`
         self.prune = prune
         self.memo: dict[int, int] = {}  # packed canonical position -> count
         self.packing = packing(self.start)
@@ -157,6 +158,18 @@ class Searcher:
         # outside all of them is its own canonical form.
         self._supports = tuple(sorted({support for group in self._groups.values()
                                        for support, _ in group}))
+
+    @property
+    def node_limit(self) -> int | None:
+        """Expansions allowed (None: any); `solve` lowers it to switch engines."""
+        return self._node_limit
+
+    @node_limit.setter
+    def node_limit(self, limit: int | None) -> None:
+        self._node_limit = limit
+        # `nodes` already counts the expansion being started when it is polled,
+        # so the poller's limit is one more: `limit` expansions run, the next stops.
+        self._poller = Poller(None if limit is None else limit + 1, self.deadline, every=_EVERY)
 
     def _group(self, instance: Instance, pawns: bool) -> list[tuple[int, Image]]:
         group = []
@@ -268,9 +281,8 @@ class Searcher:
             memo[key] = 0
             return 0
         self.nodes += 1
-        if not self.nodes & _POLL and self.deadline.expired() or \
-                self.node_limit is not None and self.nodes > self.node_limit:
-            raise LimitReached
+        if self.nodes >= self._poller.at:
+            self._poller.stop(self.nodes)
         cap, last, total, hits = self.cap, pieces == 2, 0, 0
         supports = self._supports
         targets, kinds = self._packed_targets, self.packing.kinds

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.limits import Deadline, LimitReached
+from ...core.limits import Deadline, LimitReached, Poller
 from ...core.memory import address_space_left
 from .board import KING, Packing, Position, Tables, move_name, packing
 
@@ -128,6 +128,7 @@ def count_layers(board: Tables, start: Position, deadline: Deadline | None = Non
     if slots > pack.capacity:
         raise ValueError(f"{slots} slots do not fit {pack.width}-bit fields in 64 bits")
     deadline = deadline or Deadline(None)
+    poller = Poller(node_limit, deadline)  # a layer is one block of positions
     captures = _captures(board, pack)
     mask = np.uint64((1 << pack.width) - 1)
     floor = np.uint64(1 if start[KING] else 0)  # a target's code must exceed the king's
@@ -138,8 +139,9 @@ def count_layers(board: Tables, start: Position, deadline: Deadline | None = Non
     positions = edges = 0
     budget, kept = memory_mb << 20, _BYTES_PER_POSITION
     for _ in range(slots - 1):
-        if node_limit is not None and positions + len(layer) > node_limit:
-            raise LimitReached
+        hit = poller.spend(positions, len(layer))
+        if hit is not None:
+            raise LimitReached(hit)
         positions += len(layer)
         children, parents, pending = [], [], 0
         for a in range(slots):
@@ -158,8 +160,7 @@ def count_layers(board: Tables, start: Position, deadline: Deadline | None = Non
                         children.append((movers[hit] & clear) | put)
                         parents.append(rows[hit])
                         pending += hit.size
-            if deadline.expired():
-                raise LimitReached
+            deadline.check()
             if kept + pending * _BYTES_PER_CAPTURE > budget:
                 raise TooBig(f"the layer count needs more than {memory_mb} MB here")
         if not children:
@@ -181,8 +182,6 @@ def count_layers(board: Tables, start: Position, deadline: Deadline | None = Non
         del child, through
         layers.append(layer)
         kept += len(layer) * _BYTES_PER_POSITION
-        if deadline.expired():
-            raise LimitReached
     count = sum(int(value) for value in ways.tolist())
     return LayerCount(count, _line(board, pack, captures, layers, firsts), positions, edges)
 

@@ -113,11 +113,6 @@ def _path(plan_layout: Layout, chosen: list[Pair]) -> list[tuple[Square, Square]
     return [(plan_layout.slots[a], plan_layout.slots[b]) for a, b in chosen]
 
 
-def _check(deadline: Deadline | None) -> None:
-    if deadline is not None and deadline.expired():
-        raise LimitReached
-
-
 def _steps(lay: Layout) -> range:
     return range(lay.horizon)
 
@@ -134,7 +129,7 @@ def build_cpsat(instance: Instance, lay: Layout | None = None, deadline: Deadlin
 
     Raises `LimitReached` when `deadline` passes while building (big boards).
     """
-    lay = lay or layout(instance)
+    lay, deadline = lay or layout(instance), deadline or Deadline(None)
     model = cp_model.CpModel()
     horizon, slots = lay.horizon, range(len(lay.slots))
     # Variables: piece types per slot and step, occupancy, the move of each step.
@@ -153,7 +148,7 @@ def build_cpsat(instance: Instance, lay: Layout | None = None, deadline: Deadlin
             model.add(occ[t, s] == sum(has[t, s, k] for k in lay.kinds))
         model.add(sum(occ[t, s] for s in slots) == len(lay.slots) - t)
     for t in _steps(lay):
-        _check(deadline)
+        deadline.check()
         model.add_exactly_one(move[t, a, b] for a, b in lay.pairs)
         for (a, b), movers in lay.pairs.items():
             _cpsat_move(model, lay, has, occ, move[t, a, b], t, a, b, movers)
@@ -244,7 +239,7 @@ def build_sat(instance: Instance, lay: Layout | None = None, deadline: Deadline 
 
     Raises `LimitReached` when `deadline` passes while building (big boards).
     """
-    lay = lay or layout(instance)
+    lay, deadline = lay or layout(instance), deadline or Deadline(None)
     enc = sat_common.Encoding()
     horizon, slots = lay.horizon, range(len(lay.slots))
     has = {(t, s, k): enc.var("has", t, s, k.value)
@@ -258,7 +253,7 @@ def build_sat(instance: Instance, lay: Layout | None = None, deadline: Deadline 
         for s in slots:
             _sat_occupancy(enc, occ[t, s], [has[t, s, k] for k in lay.kinds])
     for t in _steps(lay):
-        _check(deadline)
+        deadline.check()
         step = [move[t, a, b] for a, b in lay.pairs]
         enc.add(step)
         _sat_at_most_one(enc, step)

@@ -35,7 +35,7 @@ from rich.text import Text
 
 from ...core import drawing
 from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
-from ...core.limits import Deadline, LimitReached, Limits
+from ...core.limits import LimitReached, Limits, Poller
 from ...core.result import Result, Stats, Status, Stopwatch, Tally
 
 __all__ = ["Cell", "PIECES", "SLIDERS", "Instance", "parse", "format", "verify", "objective",
@@ -314,12 +314,12 @@ def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
 # ---------------------------------------------------------------- brute force
 
 def _count_all(board: list[list[Cell]], left: int, path: list[tuple[Square, Square]],
-               first: list[list[tuple[Square, Square]]], deadline: Deadline,
+               first: list[list[tuple[Square, Square]]], poller: Poller,
                nodes: list[int]) -> int:
     """Winning sequences from `board`, trying every move (no memo); `first` gets the first."""
+    if nodes[0] >= poller.at:
+        poller.stop(nodes[0])
     nodes[0] += 1
-    if not nodes[0] & 1023 and deadline.expired():
-        raise LimitReached
     if left == 1:
         if not first:
             first.append(list(path))
@@ -329,7 +329,7 @@ def _count_all(board: list[list[Cell]], left: int, path: list[tuple[Square, Squa
         captured = board[target[0]][target[1]]
         apply_move(board, origin, target)
         path.append((origin, target))
-        total += _count_all(board, left - 1, path, first, deadline, nodes)
+        total += _count_all(board, left - 1, path, first, poller, nodes)
         path.pop()
         board[origin[0]][origin[1]] = board[target[0]][target[1]]
         board[target[0]][target[1]] = captured
@@ -347,9 +347,11 @@ def brute(instance: Instance, limits: Limits) -> Result:
     first: list[list[tuple[Square, Square]]] = []
     nodes = [0]
     try:
-        total = _count_all(board, instance.pieces, [], first, limits.deadline(), nodes)
-    except LimitReached:
-        return Result(Status.TIMEOUT, stats=watch.stats(nodes=nodes[0]), message="brute timed out")
+        poller = Poller(limits.node_limit, limits.deadline(), every=1024)
+        total = _count_all(board, instance.pieces, [], first, poller, nodes)
+    except LimitReached as stop:
+        return Result(Status.TIMEOUT, stats=watch.stats(nodes=nodes[0]),
+                      message=f"brute stopped: {stop.hit} limit")
     stats = watch.stats(nodes=nodes[0], sequences=total)
     if not first:
         return Result.unsat(limits, stats=stats)

@@ -64,7 +64,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.limits import Deadline, Limits
+from ...core.limits import Deadline, Limits, Poller
 from ...core.result import UNSETTLED, Result, Status, Stopwatch, Tally
 from ...core.time_limit import checkpoint
 from ...search.gf2 import (
@@ -308,18 +308,23 @@ def coset(instance: Instance) -> Coset:
 
 # ---------------------------------------------------------------- coset search
 
-class _Budget:
-    """Deadline and node limit for the coset search; `nodes` includes elimination."""
+class _Effort:
+    """The coset search's effort under the engine's one `Poller`.
+
+    `nodes` includes elimination (the pivots), `candidates` counts the coset
+    members examined. Each chunk of the walk is one block of the poller: the
+    clock is read once per chunk, pruned or not, and a chunk that would pass
+    the node limit is not started.
+    """
 
     def __init__(self, deadline: Deadline, node_limit: int | None, spent: int) -> None:
-        self.deadline = deadline
-        self.node_limit = node_limit
+        self.poller = Poller(node_limit, deadline)
         self.nodes = spent
         self.candidates = 0
 
     def take(self, amount: int) -> bool:
-        """Spend `amount` coset members if the node limit allows."""
-        if self.node_limit is not None and self.nodes + amount > self.node_limit:
+        """Spend `amount` coset members (0: a pruned chunk) unless a limit stops the walk."""
+        if self.poller.spend(self.nodes, amount) is not None:
             return False
         self.nodes += amount
         self.candidates += amount
@@ -375,7 +380,7 @@ def _gray_flips(count: int):
         yield (step & -step).bit_length() - 1
 
 
-def _search_gf2(cells: np.ndarray, nullity_: int, budget: _Budget, best: _Best) -> bool:
+def _search_gf2(cells: np.ndarray, nullity_: int, budget: _Effort, best: _Best) -> bool:
     """Fewest-ones member of a GF(2) coset; `cells` (N, words): bit 0 particular, bit 1+i kernel i.
 
     Returns True when every member was examined or pruned.
@@ -394,12 +399,11 @@ def _search_gf2(cells: np.ndarray, nullity_: int, budget: _Budget, best: _Best) 
             position = 1 + tail + flip
             word, bit = divmod(position, 64)
             value ^= ((cells[:, word] >> np.uint64(bit)) & np.uint64(1)).astype(np.int64)
-        if budget.deadline.expired():
+        pruned = int(value[fixed].sum()) > best.weight  # the bound: presses the tail cannot undo
+        if not budget.take(0 if pruned else size):
             return False
-        if int(value[fixed].sum()) > best.weight:  # the bound: presses the tail cannot undo
+        if pruned:
             continue
-        if not budget.take(size):
-            return False
         signs = np.bincount(tail_key, weights=1 - 2 * value, minlength=size)
         # |spectrum| <= cells <= 5000^2 < 2^31: int32 is exact and twice as fast as int64
         spectrum = _walsh_hadamard(np.rint(signs).astype(np.int32))
@@ -413,7 +417,7 @@ def _search_gf2(cells: np.ndarray, nullity_: int, budget: _Budget, best: _Best) 
     return True
 
 
-def _search_gfp(cells: np.ndarray, nullity_: int, modulus: int, budget: _Budget,
+def _search_gfp(cells: np.ndarray, nullity_: int, modulus: int, budget: _Effort,
                 best: _Best) -> bool:
     """Fewest-presses member of a GF(p) coset; `cells` (N, 1 + nullity) digits."""
     groups, counts = np.unique(cells, axis=0, return_counts=True)
@@ -427,12 +431,11 @@ def _search_gfp(cells: np.ndarray, nullity_: int, modulus: int, budget: _Budget,
     fixed = ~kernel[:, :tail].any(axis=1)
     for head in itertools.product(range(modulus), repeat=nullity_ - tail):
         shifted = (base + kernel[:, tail:] @ np.array(head, dtype=np.int64)) % modulus
-        if budget.deadline.expired():
+        pruned = int(counts[fixed] @ shifted[fixed]) > best.weight
+        if not budget.take(0 if pruned else len(combos)):
             return False
-        if int(counts[fixed] @ shifted[fixed]) > best.weight:
+        if pruned:
             continue
-        if not budget.take(len(combos)):
-            return False
         weights = ((table + shifted) % modulus) @ counts
         low = int(weights.min())
         if low <= best.weight:
@@ -501,7 +504,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
     field = _Field(modulus, (dimension if minimise else 0) + 1)
     watch.built()
 
-    budget = _Budget(deadline, limits.node_limit, pivots)
+    budget = _Effort(deadline, limits.node_limit, pivots)
     best = _Best(int(_apply(cells, field, None).sum()), None)
     if dimension == 0:  # the only solution: nothing to search
         budget.nodes += 1

@@ -39,7 +39,7 @@ from rich.text import Text
 from ...core import drawing
 from ...core.geometry import DELTAS, Direction
 from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
-from ...core.limits import Limits
+from ...core.limits import Limits, Poller
 from ...core.result import Result, Stats, Status, Stopwatch, Tally
 
 __all__ = ["CellKind", "Goal", "Direction", "Instance", "Beam", "MAX_SIDE", "BRUTE_MAX_MIRRORS",
@@ -363,16 +363,16 @@ def brute(instance: Instance, limits: Limits) -> Result:
     if len(mirrors) > BRUTE_MAX_MIRRORS:
         return Result(Status.UNSUPPORTED, message=f"brute handles at most {BRUTE_MAX_MIRRORS} "
                       f"rotatable mirrors; this grid has {len(mirrors)}")
-    deadline = limits.deadline()
+    poller = Poller(limits.node_limit, limits.deadline())
     watch.built()
     nodes = 0
     for size in range(len(mirrors) + 1):
         found = []
         for flips in itertools.combinations(mirrors, size):
-            nodes += 1
-            if not nodes & 0xFF and deadline.expired():
+            if nodes >= poller.at and (hit := poller(nodes)) is not None:
                 return Result(Status.TIMEOUT, stats=watch.stats(nodes=nodes),
-                              message="brute stopped: timeout")
+                              message=f"brute stopped: {hit} limit")
+            nodes += 1
             if not _goal_problems(instance, flips):
                 found.append(flips)
         if found:
