@@ -26,7 +26,7 @@ import difflib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -88,6 +88,41 @@ class Layout:
                                         f"got {word!r}")
             sizes.append(size)
         return sizes[0], sizes[1], words[3:]
+
+    def keyword_lines(self, keys: Sequence[str], required: dict[str, str]) -> dict[str, Entry]:
+        """A body of `KEYWORD VALUE...` lines: keyword -> (line number, value tokens).
+
+        Each keyword of `keys` at most once; blank lines are skipped; every key of
+        `required` must be there (its value is an example line for the message).
+        """
+        expected = f"{', '.join(keys[:-1])} or {keys[-1]}" if len(keys) > 1 else keys[0]
+        found: dict[str, Entry] = {}
+        for line in self.body:
+            words = tokens(line.text)
+            if not words:
+                continue
+            column, word = words[0]
+            if word not in keys:
+                raise self.error(line.number, column,
+                                 f"unknown line {word!r} (expected {expected})")
+            if word in found:
+                raise self.error(line.number, column,
+                                 f"second {word!r} line (first on line {found[word][0]})")
+            found[word] = (line.number, words[1:])
+        last = self.body[-1].number if self.body else self.header_line
+        for word, example in required.items():
+            if word not in found:
+                raise self.error(last, None, f"missing {word!r} line (e.g. '{example}')")
+        return found
+
+
+Entry = tuple[int, list[tuple[int, str]]]  # (line number, value tokens as (column, token))
+_TOKEN = re.compile(r"\S+")
+
+
+def tokens(text: str) -> list[tuple[int, str]]:
+    """(1-based column, token) for each whitespace-separated token of a line."""
+    return [(m.start() + 1, m.group()) for m in _TOKEN.finditer(text)]
 
 
 def ascii_int(token: str | None, max_digits: int = 9) -> int | None:

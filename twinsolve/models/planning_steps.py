@@ -140,6 +140,17 @@ def proved_unsat(limits: Limits, stats: Stats, message: str | None = None) -> Pl
     return PlanOutcome(Status.UNSAT, None, *NO_SOLUTION.reported(limits), stats, message)
 
 
+def ruled_out(reason: Callable[[], str | None], limits: Limits,
+              timer: PlanTimer) -> PlanOutcome | None:
+    """The unsat outcome when the rules' own test `reason()` (timed as building) rules every
+    plan out, e.g. a gcd criterion; None when it does not."""
+    with timer.building():
+        why = reason()
+    if not why:
+        return None
+    return proved_unsat(limits, timer.stats(0, horizons=0), f"unreachable: {why}")
+
+
 def _outcome(found: Any, moves: tuple[int, ...] | None, tally: Tally | None, limits: Limits,
              stats: Stats) -> PlanOutcome:
     if moves is not None:

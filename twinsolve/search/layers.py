@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.limits import Limits
-from ..core.result import Tally
+from ..core.result import Result, Status, Stopwatch, Tally
 from .statespace import (
     ROOT,
     Expiring,
@@ -67,7 +67,7 @@ from .statespace import (
 )
 
 __all__ = ["PathCount", "count_shortest_paths", "bidirectional_count_shortest_paths",
-           "shortest", "shortest_plan", "shortest_tally"]
+           "shortest", "shortest_plan", "shortest_tally", "solve_shortest"]
 
 Tree = dict[Hashable, tuple[Any, Any, Any]]  # key -> (parent key, move, state), as in bfs
 
@@ -174,6 +174,37 @@ def bidirectional_count_shortest_paths(space: StateSpace, *, node_limit: int | N
             moves, states = trace_both(space, fwd.tree, bwd.tree, meet[0])
             return PathCount(True, moves, states, len(moves), count, nodes)
     return PathCount(False, nodes=nodes, exhausted=True)
+
+
+def solve_shortest(space: Callable[[], StateSpace], limits: Limits, *, both_ends: bool,
+                   unreachable: Callable[[], str | None],
+                   solution: Callable[[tuple[Any, ...]], dict[str, Any]],
+                   **counters: Any) -> Result:
+    """A shortest-plan puzzle's whole `hand` answer: the rules' own test first, then search.
+
+    `unreachable()` is the rules' reason no plan exists (a gcd criterion) or
+    None; it is answered at once, as `unsat`, without search. Otherwise
+    `shortest_plan` on `space()` (from both ends when `both_ends`), and
+    `solution(labels)` turns the plan's move labels into the puzzle's
+    solution. Stats: `nodes` = states expanded, then `counters` and
+    `direction` (none, forward or bidirectional).
+    """
+    watch = Stopwatch()
+    reason = unreachable()
+    watch.built()
+    if reason:
+        return Result.unsat(limits, stats=watch.stats(nodes=0, **counters, direction="none"),
+                            message=f"unreachable: {reason}")
+    found = shortest_plan(space(), limits, both_ends)
+    stats = watch.stats(nodes=found.nodes, **counters,
+                        direction="bidirectional" if both_ends else "forward")
+    if found.found:
+        # Counted layer by layer (every shortest plan), or one plan by plain BFS.
+        return Result.answer(Status.OPTIMAL, solution(found.path), found.cost,
+                             tally=shortest_tally(found), asked=limits, stats=stats)
+    if found.exhausted:
+        return Result.unsat(limits, stats=stats, message="unreachable: search exhausted")
+    return Result(Status.TIMEOUT, stats=stats, message=f"stopped by the {found.limit_hit} limit")
 
 
 def shortest_plan(space: StateSpace, limits: Limits, both_ends: bool) -> SearchResult | PathCount:

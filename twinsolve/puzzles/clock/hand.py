@@ -22,8 +22,8 @@ Stats: `nodes` = positions expanded; counters `gcd` and `direction`.
 from __future__ import annotations
 
 from ...core.limits import Limits
-from ...core.result import Result, Status, Stopwatch
-from ...search.layers import shortest_plan, shortest_tally
+from ...core.result import Result
+from ...search.layers import solve_shortest
 from ...search.statespace import StateSpace
 from .rules import Instance, dial_gcd, solution_from_steps, unreachable_reason
 
@@ -52,22 +52,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
     >>> result.status.value, result.objective, result.count   # 3 +4 +7 and 3 +7 +4
     ('optimal', 2, 2)
     """
-    watch = Stopwatch()
-    gcd = dial_gcd(instance)
-    reason = unreachable_reason(instance)
-    watch.built()
-    if reason:
-        return Result.unsat(limits, stats=watch.stats(nodes=0, gcd=gcd, direction="none"),
-                            message=f"unreachable: {reason}")
-    both_ends = len(instance.moves) >= 2
-    found = shortest_plan(space(instance), limits, both_ends)
-    stats = watch.stats(nodes=found.nodes, gcd=gcd,
-                        direction="bidirectional" if both_ends else "forward")
-    if found.found:
-        # Counted layer by layer (every shortest plan), or one plan by plain BFS.
-        tally = shortest_tally(found)
-        return Result.answer(Status.OPTIMAL, solution_from_steps(instance, found.path),
-                             found.cost, tally=tally, asked=limits, stats=stats)
-    if found.exhausted:  # cannot happen after the gcd test; kept as a proof, not an assumption
-        return Result.unsat(limits, stats=stats)
-    return Result(Status.TIMEOUT, stats=stats, message=f"stopped by the {found.limit_hit} limit")
+    return solve_shortest(lambda: space(instance), limits, both_ends=len(instance.moves) >= 2,
+                          unreachable=lambda: unreachable_reason(instance),
+                          solution=lambda steps: solution_from_steps(instance, steps),
+                          gcd=dial_gcd(instance))

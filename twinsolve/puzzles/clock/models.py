@@ -45,7 +45,7 @@ from ...models.planning_steps import (
     SatPlan,
     add_exactly_one,
     cpsat_choices,
-    proved_unsat,
+    ruled_out,
     sat_choices,
     solve_plan_cpsat,
     solve_plan_sat,
@@ -75,11 +75,9 @@ def _solve(instance: Instance, limits: Limits, planner: Callable[..., PlanOutcom
            build: Callable[[Instance, int, bool], CpPlan | SatPlan]) -> Result:
     """The rules' gcd criterion, then the growing horizon."""
     timer = PlanTimer()
-    with timer.building():
-        reason = unreachable_reason(instance)
-    if reason:
-        return _result(instance, proved_unsat(limits, timer.stats(0, horizons=0),
-                                              f"unreachable: {reason}"))
+    early = ruled_out(lambda: unreachable_reason(instance), limits, timer)
+    if early is not None:
+        return _result(instance, early)
     ordered = not (limits.unique or limits.count)
     outcome = planner(lambda horizon: build(instance, horizon, ordered), _lower(instance),
                       plan_length_bound(instance), limits, timer)

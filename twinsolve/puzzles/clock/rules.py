@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -35,7 +34,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 
 from ...core import drawing
-from ...core.instance_file import Layout, Metadata, ascii_int, format_metadata, read_layout
+from ...core.instance_file import Entry, Layout, Metadata, ascii_int, format_metadata, read_layout
 from ...core.limits import Limits
 from ...core.result import Result, Status, Stopwatch, Tally
 
@@ -46,7 +45,6 @@ __all__ = ["Instance", "parse", "format", "verify", "objective", "render", "brut
 MAX_HOURS = 1_000_000
 BRUTE_MAX_WORK = 1_000_000
 _KEYS = ("start", "target", "steps")
-_TOKEN = re.compile(r"\S+")
 
 
 @dataclass(frozen=True)
@@ -102,11 +100,6 @@ def plan_length_bound(instance: Instance) -> int:
 
 # ---------------------------------------------------------------- parsing
 
-def _tokens(text: str) -> list[tuple[int, str]]:
-    """(1-based column, token) for each whitespace-separated token."""
-    return [(m.start() + 1, m.group()) for m in _TOKEN.finditer(text)]
-
-
 def _read_hours(layout: Layout) -> int:
     words = layout.header
     if words[0] != "clock":
@@ -119,30 +112,13 @@ def _read_hours(layout: Layout) -> int:
     return hours
 
 
-def _read_lines(layout: Layout) -> dict[str, tuple[int, list[tuple[int, str]]]]:
+def _read_lines(layout: Layout) -> dict[str, Entry]:
     """keyword -> (line number, value tokens); each keyword once."""
-    found: dict[str, tuple[int, list[tuple[int, str]]]] = {}
-    for line in layout.body:
-        tokens = _tokens(line.text)
-        if not tokens:
-            continue
-        column, word = tokens[0]
-        if word not in _KEYS:
-            raise layout.error(line.number, column,
-                               f"unknown line {word!r} (expected start, target or steps)")
-        if word in found:
-            raise layout.error(line.number, column,
-                               f"second {word!r} line (first on line {found[word][0]})")
-        found[word] = (line.number, tokens[1:])
-    last = layout.body[-1].number if layout.body else layout.header_line
-    for word in _KEYS:
-        if word not in found:
-            example = "steps 3 5" if word == "steps" else f"{word} 0"
-            raise layout.error(last, None, f"missing {word!r} line (e.g. '{example}')")
-    return found
+    return layout.keyword_lines(_KEYS, {word: "steps 3 5" if word == "steps" else f"{word} 0"
+                                        for word in _KEYS})
 
 
-def _position(layout: Layout, word: str, entry: tuple[int, list[tuple[int, str]]],
+def _position(layout: Layout, word: str, entry: Entry,
               hours: int) -> int:
     number, values = entry
     if len(values) != 1:
@@ -156,7 +132,7 @@ def _position(layout: Layout, word: str, entry: tuple[int, list[tuple[int, str]]
     return value
 
 
-def _steps(layout: Layout, entry: tuple[int, list[tuple[int, str]]]) -> tuple[int, ...]:
+def _steps(layout: Layout, entry: Entry) -> tuple[int, ...]:
     number, values = entry
     if not values:
         raise layout.error(number, None, "steps needs at least one step")

@@ -35,8 +35,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...core.limits import Limits
-from ...core.result import Result, Status, Stopwatch
-from ...search.layers import shortest_plan, shortest_tally
+from ...core.result import Result
+from ...search.layers import solve_shortest
 from ...search.statespace import StateSpace
 from .rules import (
     GoalKind,
@@ -177,24 +177,10 @@ def solve(instance: Instance, limits: Limits) -> Result:
     >>> result.objective, result.count, result.solution["moves"][:2]
     (6, 1, ['fill 1', 'pour 1 0'])
     """
-    watch = Stopwatch()
-    h = level_gcd(instance)
-    reason = unreachable_reason(instance)
-    watch.built()
-    if reason:
-        return Result.unsat(limits, stats=watch.stats(nodes=0, gcd=h, direction="none"),
-                            message=f"unreachable: {reason}")
-    both_ends = instance.goal.kind is GoalKind.EXACT
-    found = shortest_plan(space(instance), limits, both_ends)
-    stats = watch.stats(nodes=found.nodes, gcd=h,
-                        direction="bidirectional" if both_ends else "forward")
-    if found.found:
-        moves = moves_of(instance)
-        # Counted layer by layer (every shortest plan), or one plan by plain BFS.
-        tally = shortest_tally(found)
-        return Result.answer(Status.OPTIMAL,
-                             solution_from_moves(instance, [moves[i] for i in found.path]),
-                             found.cost, tally=tally, asked=limits, stats=stats)
-    if found.exhausted:
-        return Result.unsat(limits, stats=stats, message="unreachable: search exhausted")
-    return Result(Status.TIMEOUT, stats=stats, message=f"stopped by the {found.limit_hit} limit")
+    moves = moves_of(instance)
+    return solve_shortest(lambda: space(instance), limits,
+                          both_ends=instance.goal.kind is GoalKind.EXACT,
+                          unreachable=lambda: unreachable_reason(instance),
+                          solution=lambda path: solution_from_moves(instance,
+                                                                    [moves[i] for i in path]),
+                          gcd=level_gcd(instance))

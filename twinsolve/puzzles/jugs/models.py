@@ -63,6 +63,7 @@ from ...models.planning_steps import (
     closure_unreachable_sat,
     cpsat_choices,
     proved_unsat,
+    ruled_out,
     sat_choices,
     solve_plan_cpsat,
     solve_plan_sat,
@@ -157,11 +158,9 @@ def _solve(instance: Instance, limits: Limits, planner: Callable[..., PlanOutcom
            prover: Callable[..., Closure]) -> Result:
     """Facts of the rules, then the closure certificate, then the growing horizon."""
     timer = PlanTimer()
-    with timer.building():
-        reason = unreachable_reason(instance)
-    if reason:
-        return _result(instance, proved_unsat(limits, timer.stats(0, horizons=0),
-                                              f"unreachable: {reason}"))
+    early = ruled_out(lambda: unreachable_reason(instance), limits, timer)
+    if early is not None:
+        return _result(instance, early)
     closure = _closure(instance, limits, prover) if _lower(instance) else None
     if closure is not None and closure.unreachable:
         stats = timer.stats(closure.nodes, horizons=0, closure="unreachable", **closure.counters)

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import enum
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -52,7 +51,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 
 from ...core import drawing
-from ...core.instance_file import Layout, Metadata, ascii_int, format_metadata, read_layout
+from ...core.instance_file import Entry, Layout, Metadata, ascii_int, format_metadata, read_layout
 from ...core.limits import Limits
 from ...core.result import Result, Status, Stopwatch, Tally
 
@@ -65,7 +64,6 @@ MAX_JUGS = 16
 MAX_CAPACITY = 1_000_000
 BRUTE_MAX_STATES = 5_000
 _KEYS = ("capacities", "start", "moves", "goal")
-_TOKEN = re.compile(r"\S+")
 
 
 class MoveKind(str, enum.Enum):
@@ -250,39 +248,15 @@ def plan_length_bound(instance: Instance) -> int:
 
 # ---------------------------------------------------------------- parsing
 
-def _tokens(text: str) -> list[tuple[int, str]]:
-    """(1-based column, token) for each whitespace-separated token."""
-    return [(m.start() + 1, m.group()) for m in _TOKEN.finditer(text)]
-
-
-Entry = tuple[int, list[tuple[int, str]]]  # (line number, value tokens)
-
-
 def _read_lines(layout: Layout) -> dict[str, Entry]:
     if layout.header != ("jugs",):
         if layout.header[0] != "jugs":
             raise layout.header_error(f"expected header 'jugs', got {layout.header[0]!r}")
         raise layout.header_error("the header is the word 'jugs' alone; capacities, start, "
                                   "moves and goal go on lines of their own")
-    found: dict[str, Entry] = {}
-    for line in layout.body:
-        tokens = _tokens(line.text)
-        if not tokens:
-            continue
-        column, word = tokens[0]
-        if word not in _KEYS:
-            raise layout.error(line.number, column, f"unknown line {word!r} (expected "
-                               "capacities, start, moves or goal)")
-        if word in found:
-            raise layout.error(line.number, column,
-                               f"second {word!r} line (first on line {found[word][0]})")
-        found[word] = (line.number, tokens[1:])
-    last = layout.body[-1].number if layout.body else layout.header_line
-    for word, example in (("capacities", "capacities 3 5"), ("moves", "moves fill empty pour"),
-                          ("goal", "goal holds 4")):
-        if word not in found:
-            raise layout.error(last, None, f"missing {word!r} line (e.g. '{example}')")
-    return found
+    return layout.keyword_lines(_KEYS, {"capacities": "capacities 3 5",
+                                        "moves": "moves fill empty pour",
+                                        "goal": "goal holds 4"})
 
 
 def _numbers(layout: Layout, entry: Entry, what: str, count: int | None = None) -> list[int]:
