@@ -7,6 +7,10 @@
                     [--quick] [--quiet]
     twinsolve report DB [DB_B] [--html FILE] [--csv FILE] [--json FILE] [--plots DIR]
                      [--markdown FILE] [--latex FILE] [--wide]
+    twinsolve generate PUZZLE [--size RxC] [--count N] [--seed S] [--difficulty LEVEL]
+                       [--symmetric] [--presses K] [--flips K] [--pieces K] [--length K]
+                       [--variant NAME] [--jobs N] [--timeout S] --out DIR
+    twinsolve grade PATH... [--timeout S] [--json]
 
 Exit codes: 0 all good; 1 a run failed or was wrong (for `solve`: error,
 crash, memout or timeout; for `bench`, where time-outs are measurements:
@@ -39,7 +43,8 @@ from rich.text import Text
 from . import __version__
 from .core.errors import InstanceError, UsageError
 from .core.instance_file import ascii_int
-from .core.limits import Limits, seconds_problem
+from .core.limits import MAX_SEED, Limits, seconds_problem
+from .core.registry import generator as registry_generator
 from .core.registry import puzzle_of, puzzles
 from .core.result import Result, Status
 from .core.run import run
@@ -77,6 +82,32 @@ def _positive_float(text: str) -> float:
     why = seconds_problem(value, zero=False)
     if why:
         raise argparse.ArgumentTypeError(f"{why}: {text!r}")
+    return value
+
+
+def _size(text: str) -> tuple[int, int]:
+    """`10x10` (or `10`, a square) as (rows, cols), each a whole number >= 1."""
+    parts = text.lower().split("x")
+    values = [ascii_int(part.strip()) for part in parts]
+    if len(values) == 1:
+        values *= 2
+    if len(values) != 2 or any(v is None or v < 1 for v in values):
+        raise argparse.ArgumentTypeError(f"use ROWSxCOLS with whole numbers >= 1, e.g. 10x10: "
+                                         f"{text!r}")
+    return values[0], values[1]
+
+
+def _seed(text: str) -> int:
+    value = ascii_int(text, max_digits=19)
+    if value is None or not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be a whole number 0..2**63-1: {text!r}")
+    return value
+
+
+def _whole_option(text: str) -> int:
+    value = ascii_int(text, max_digits=9)
+    if value is None or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 0: {text!r}")
     return value
 
 
@@ -131,6 +162,40 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run everything again in a new session (history is kept)")
     bench.add_argument("--skip-invalid", action="store_true",
                        help="run the valid instance files, list the invalid ones")
+
+    generate = commands.add_parser("generate", help="unique-solution puzzles, graded exactly")
+    generate.add_argument("puzzle", metavar="PUZZLE", help="the puzzle (see 'twinsolve list')")
+    generate.add_argument("--size", type=_size, metavar="RxC",
+                          help="grid size, e.g. 10x10 (default: the puzzle's)")
+    generate.add_argument("--count", type=_positive_int, metavar="N", default=1,
+                          help="puzzles to write (default 1)")
+    generate.add_argument("--seed", type=_seed, metavar="S", default=0,
+                          help="the seed: the same arguments give the same files (default 0)")
+    generate.add_argument("--difficulty", metavar="LEVEL",
+                          help="the level (default: the puzzle's easiest; see the README)")
+    generate.add_argument("--symmetric", action="store_true",
+                          help="clues in 180-degree-symmetric pairs (Cave)")
+    for name, what in (("presses", "fewest presses (Lights Out)"),
+                       ("flips", "fewest flips (mirror maze)"),
+                       ("pieces", "pieces on the board (Solitaire Chess)"),
+                       ("length", "optimal plan length (jugs, clock)"),
+                       ("modulus", "colours of a light (Lights Out, default 2)")):
+        generate.add_argument(f"--{name}", type=_whole_option, metavar="K", help=what)
+    generate.add_argument("--variant", metavar="NAME",
+                          help="the puzzle's variant (Lights Out: plain, torus, sigma; "
+                               "chess: mixed, knights)")
+    generate.add_argument("--jobs", type=_positive_int, metavar="N", default=1,
+                          help="worker processes (default 1; the files do not depend on it)")
+    generate.add_argument("--timeout", type=_positive_float, metavar="S",
+                          help="seconds each puzzle may take, all its tries (default: none)")
+    generate.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
+    generate.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    grade = commands.add_parser("grade", help="the difficulty level of existing puzzles")
+    grade.add_argument("paths", nargs="+", metavar="PATH")
+    grade.add_argument("--timeout", type=_positive_float, metavar="S", default=SOLVE_TIMEOUT,
+                       help=f"seconds per file (default {SOLVE_TIMEOUT:g})")
+    grade.add_argument("--json", action="store_true", help="one JSON object per line")
 
     importer = commands.add_parser("import", help="puzz.link URLs and puzzlekit datasets to files")
     importer.add_argument("source", metavar="SOURCE", help="a puzz.link URL or a dataset .json")
@@ -323,6 +388,71 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- generate / grade
+
+def _progress(console: Console, label: str, total: int, quiet: bool):
+    """A rich progress bar on stderr, only when it is a terminal and not `quiet`."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    err = Console(stderr=True)
+    return Progress(TextColumn(f"[bold]{escape(label)}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=err, transient=True,
+                    disable=quiet or not err.is_terminal or total < 2)
+
+
+def cmd_generate(args: argparse.Namespace, console: Console) -> int:
+    from .generation.driver import generate, make_plan, write
+
+    options = {name: getattr(args, name)
+               for name in ("presses", "flips", "pieces", "length", "modulus", "variant")}
+    plan = make_plan(args.puzzle, level=args.difficulty, size=args.size, count=args.count,
+                     seed=args.seed, symmetric=args.symmetric, options=options,
+                     timeout=args.timeout)
+    with _progress(console, f"generate {plan.describe()}s", plan.count, args.quiet) as bar:
+        task = bar.add_task("", total=plan.count)
+        found = generate(plan, jobs=args.jobs,
+                         progress=lambda done: bar.update(task, completed=done))
+    for path in write(plan, found, args.out):
+        console.print(Text(f"wrote {path}"), soft_wrap=True)
+    return 0
+
+
+def _grade_line(item: Any) -> str:
+    if item.grade is None or item.level is None:
+        evidence = "" if item.grade is None else \
+            "  " + ", ".join(f"{k} {v}" for k, v in item.grade.evidence.items())
+        return f"{item.label}: {item.why}{evidence}"
+    shown = []
+    for key, value in item.grade.evidence.items():
+        shown.append(f"{key} {'+'.join(map(str, value)) if isinstance(value, list) else value}")
+    return f"{item.label}: {item.level}  ({', '.join(shown)})"
+
+
+def cmd_grade(args: argparse.Namespace, console: Console) -> int:
+    from .generation.grading import distribution, grade_instance
+
+    loaded = instances(args.paths)
+    if not loaded:
+        raise UsageError("no instances (*.txt, *.json) under the given paths")
+    for _, instance in loaded:  # every puzzle graded before the first file is: one clear error
+        registry_generator(puzzle_of(instance))
+    graded = []
+    for label, instance in loaded:
+        item = grade_instance(label, instance, args.timeout)
+        graded.append(item)
+        if args.json:
+            print(json.dumps({"instance": label, "puzzle": item.puzzle, "level": item.level,
+                              "evidence": None if item.grade is None else item.grade.evidence,
+                              **({"message": item.why} if item.why else {})}), flush=True)
+        else:
+            console.print(Text(_grade_line(item)), soft_wrap=True)
+    if not args.json and len(graded) > 1:
+        for puzzle, counts in distribution(graded).items():
+            parts = ", ".join(f"{level} {n}" for level, n in counts.items())
+            console.print(Text(f"{puzzle}: {sum(counts.values())} graded: {parts}", style="bold"))
+    return 0 if all(item.level is not None for item in graded) else 1
+
+
 # ---------------------------------------------------------------- import / export
 
 def _one_instance(source: str) -> tuple[str, Any]:
@@ -362,7 +492,8 @@ def cmd_export(args: argparse.Namespace, console: Console) -> int:
 
 
 _COMMANDS = {"list": lambda args, console: cmd_list(console), "solve": cmd_solve,
-             "bench": cmd_bench, "report": cmd_report, "import": cmd_import,
+             "bench": cmd_bench, "report": cmd_report, "generate": cmd_generate,
+             "grade": cmd_grade, "import": cmd_import,
              "export": cmd_export}
 
 

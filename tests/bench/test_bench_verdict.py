@@ -53,3 +53,17 @@ def test_solution_must_match_the_known_unique_one():
                solution={"inside": ["11", "11"]}),
     ])
     assert [r.status for r in records] == [Status.SOLVED, Status.WRONG]
+
+
+def test_a_known_unique_optimum_judges_optimal_answers_not_feasible_ones():
+    meta = {"expect-unique": "true", "expect-solution": '{"presses":["11","00"]}'}
+    other = {"presses": ["01", "10"]}
+    records = judge([
+        record("hand", Status.OPTIMAL, 2, True, meta, solution=other),
+        record("hand:minimise=false", Status.FEASIBLE, 2, True, meta, solution=other,
+               path="y.txt"),
+        record("cpsat", Status.OPTIMAL, 2, True, meta, solution={"presses": ["11", "00"]},
+               path="z.txt"),
+    ])
+    assert [r.status for r in records] == [Status.WRONG, Status.FEASIBLE, Status.OPTIMAL]
+    assert records[0].message == "a different solution from the known unique one"

@@ -3,7 +3,8 @@
 `verify` has already run on every solution (a rejected one is `wrong`). This
 pass catches the answers `verify` cannot judge alone:
 - metadata: `# expect-solution: {json}` with `# expect-unique: true` (the
-  only solution: a verified answer must equal it), `# expect-objective: N`
+  only solution, or the only optimal one: a verified `solved` or `optimal`
+  answer must equal it; a `feasible` one may differ), `# expect-objective: N`
   (a proven optimum must equal N; `unsat` is wrong when N is given),
   `# expect-unique: true|false`,
   `# expect-solutions: N` (a reported count must equal N; `unsat` is wrong
@@ -65,7 +66,10 @@ def against_metadata(metadata: Mapping[str, str], answer: Answer) -> str | None:
             return f"objective {answer.objective} beats the known optimum {expected}"
     unique = metadata.get("expect-unique", "").strip().lower()
     known = metadata.get("expect-solution")
-    if known and unique == "true" and answer.verified and answer.solution is not None:
+    # The known solution is the only (optimal) one: a `feasible` answer, not proven
+    # optimal, may rightly differ from it.
+    if known and unique == "true" and answer.verified and answer.solution is not None \
+            and answer.status in (Status.OPTIMAL, Status.SOLVED):
         try:
             expected_solution = json.loads(known)
         except ValueError:

@@ -46,7 +46,8 @@ from .limits import Limits
 
 __all__ = ["Backend", "Puzzle", "puzzle", "puzzles", "puzzle_of", "parse_backend_spec",
            "standard", "PUZZLEKIT", "PUZZLE_FOLDERS",
-           "resolve_spec", "check_spec", "url_reader", "dataset_reader", "dataset_readers"]
+           "resolve_spec", "check_spec", "url_reader", "dataset_reader", "dataset_readers",
+           "generator"]
 
 
 def _resolve(target: str) -> Callable[..., Any]:
@@ -94,6 +95,8 @@ class Puzzle:
     # `write_instances`).
     url_reader: str | None = None
     dataset_reader: str | None = None
+    # The generator module (`core.generation`'s contract), None: the puzzle has none.
+    generator: str | None = None
 
     @property
     def rules(self) -> ModuleType:
@@ -173,7 +176,8 @@ def standard(package: str, title: str, sat_unsupported: bool = False,
         *extra,
     ), optimisation,
         url_reader=url_reader and f"{package}.{url_reader}",
-        dataset_reader=dataset_reader and f"{package}.{dataset_reader}")
+        dataset_reader=dataset_reader and f"{package}.{dataset_reader}",
+        generator=f"{package}.generate")
 
 
 # A peer solver for side-by-side benchmarks (`pip install -e '.[peers]'`); never planned
@@ -240,6 +244,29 @@ def dataset_reader(document: Any) -> ModuleType | None:
             if reader.is_dataset(document):
                 return reader
     return None
+
+
+def generator(entry: Puzzle) -> ModuleType:
+    """The generator module of a puzzle (`core.generation`); `UsageError` when it has none."""
+    module = None
+    if entry.generator is not None:
+        try:
+            module = importlib.import_module(entry.generator)
+        except ModuleNotFoundError as exc:
+            if exc.name != entry.generator:
+                raise
+    if module is None or not hasattr(module, "attempt"):
+        have = ", ".join(e.name for e in puzzles() if _has_generator(e))
+        raise UsageError(f"puzzle {entry.name!r} has no generator (generators: {have})")
+    return module
+
+
+def _has_generator(entry: Puzzle) -> bool:
+    try:
+        return entry.generator is not None and \
+            hasattr(importlib.import_module(entry.generator), "attempt")
+    except ModuleNotFoundError:
+        return False
 
 
 def dataset_readers() -> list[ModuleType]:

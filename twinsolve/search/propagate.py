@@ -413,9 +413,10 @@ def most_constrained(store: Store) -> int | None:
 class SolveResult:
     """What `search` found: `solutions` (the first `keep`), their `count`, and the effort.
 
-    `nodes` counts values tried at branching points. `exhausted` means the
-    whole tree was searched, so `count` is exact; `limit_hit` names the limit
-    that stopped the search, or is None.
+    `nodes` counts values tried at branching points; `depth` is the most
+    branching decisions open at once (0: propagation alone decided it).
+    `exhausted` means the whole tree was searched, so `count` is exact;
+    `limit_hit` names the limit that stopped the search, or is None.
     """
 
     solutions: tuple[tuple[int, ...], ...]
@@ -423,6 +424,7 @@ class SolveResult:
     nodes: int
     exhausted: bool
     limit_hit: LimitHit | None = None
+    depth: int = 0
 
     @property
     def tally(self) -> Tally:
@@ -459,7 +461,7 @@ def search(
     choose = most_constrained if choose is None else choose
     base = store.mark()
     solutions: list[tuple[int, ...]] = []
-    count = nodes = 0
+    count = nodes = depth = 0
     # A frame is [variable, values to try, index of the next one, trail mark before trying].
     stack: list[list] = []
     own_deadline = prop.deadline
@@ -477,12 +479,15 @@ def search(
                     if keep is None or len(solutions) < keep:
                         solutions.append(store.solution())
                     if count == max_solutions:
-                        return SolveResult(tuple(solutions), count, nodes, False)
+                        return SolveResult(tuple(solutions), count, nodes, False,
+                                           depth=depth)
                 else:
                     if store.is_fixed(var):
                         raise ValueError(f"choose returned fixed variable {var}")
                     values = store.values(var) if order is None else list(order(store, var))
                     stack.append([var, values, 0, store.mark()])
+                    if len(stack) > depth:
+                        depth = len(stack)
             # Find the next value to try, deepest frame first; pop frames that are done.
             descend = False
             while stack:
@@ -504,9 +509,9 @@ def search(
                     descend = True
                     break
             if not descend:
-                return SolveResult(tuple(solutions), count, nodes, True)
+                return SolveResult(tuple(solutions), count, nodes, True, depth=depth)
     except LimitReached as stop:
-        return SolveResult(tuple(solutions), count, nodes, False, stop.hit)
+        return SolveResult(tuple(solutions), count, nodes, False, stop.hit, depth)
     finally:
         prop.deadline = own_deadline
         store.undo(base)

@@ -76,7 +76,7 @@ from ...search.propagate import Contradiction, Propagator, Rule, SolveResult, St
 from .rules import Instance, clue_cells, solution_from_inside
 
 __all__ = ["solve", "check_options", "build", "open_ends", "CaveModel", "INSIDE", "OUTSIDE",
-           "UNDECIDED"]
+           "UNDECIDED", "TECHNIQUES"]
 
 # Domain masks of the engine's Boolean store: value 1 (bit 2) = inside, value 0 (bit 1) = outside.
 INSIDE = 2
@@ -189,10 +189,11 @@ def _diagonal(store: Store, first: int, second: int, p: int, q: int) -> None:
 class _InsideRule:
     """Inside cells connected through not-outside cells; see the module docstring."""
 
-    __slots__ = ("lowlink",)
+    __slots__ = ("lowlink", "cuts")
 
-    def __init__(self, grid: Grid) -> None:
+    def __init__(self, grid: Grid, cuts: bool = True) -> None:
         self.lowlink = LowLink(grid.neighbours)
+        self.cuts = cuts  # False: reachability only, no articulation forcing (grading)
 
     def __call__(self, store: Store) -> None:
         dom = store.dom
@@ -208,6 +209,8 @@ class _InsideRule:
         for i, m in enumerate(dom):
             if m != OUTSIDE and disc[i] < start:
                 store.restrict(i, OUTSIDE)  # Contradiction if i is inside: walled off
+        if not self.cuts:
+            return
         for i in cuts:  # each cuts an inside cell off from the inside root
             if dom[i] == UNDECIDED:
                 store.restrict(i, INSIDE)
@@ -262,15 +265,30 @@ def open_ends(dom: Sequence[int], arms: Sequence[Sequence[int]]) -> tuple[int, l
 
 # ---------------------------------------------------------------- model
 
+# The deduction techniques, cheapest first; a model may be restricted to some of them
+# (the generator's difficulty levels, `twinsolve.puzzles.cave.generate`):
+# bounds = the visibility rule of each clue; reach = inside cells connected, cells
+# that reach no inside cell are outside; articulation = an undecided cut vertex between
+# inside cells is inside; holes = the no-holes rule (reaching the border, its cut
+# vertices) and the 2x2 blocks; probing = failed-literal probing on the clue ends.
+TECHNIQUES = ("bounds", "reach", "articulation", "holes", "probing")
+
+
 class CaveModel:
     """The store, the rules and the branching heuristic of one instance.
 
     `prop` runs the visibility, block and connectivity rules, and probes
     the open ends of the clue arms when `probe` is true; `choose` is the
-    branching heuristic.
+    branching heuristic. `techniques` (default: all of `TECHNIQUES`)
+    restricts the rules, for grading; the clue bounds are always on.
     """
 
-    def __init__(self, instance: Instance, probe: bool = True) -> None:
+    def __init__(self, instance: Instance, probe: bool = True,
+                 techniques: Sequence[str] = TECHNIQUES) -> None:
+        unknown = set(techniques) - set(TECHNIQUES)
+        if unknown:
+            raise ValueError(f"unknown techniques {sorted(unknown)} (known: {TECHNIQUES})")
+        self.techniques = frozenset(techniques) | {"bounds"}
         self.instance = instance
         self.grid = Grid(instance.rows, instance.cols)
         self.store = Store.booleans(self.grid.size)
@@ -279,8 +297,8 @@ class CaveModel:
         self.rules = self._rules()
         for rule, watches, priority in self.rules:
             self.prop.add_rule(rule, watches, priority=priority)
-        self.probe = probe
-        if probe:
+        self.probe = probe and "probing" in self.techniques
+        if self.probe:
             self.prop.enable_probing(self._clue_ends, _inside_first)
         self.choose = _Chooser(self.grid, self.clue_rules)
 
@@ -296,14 +314,16 @@ class CaveModel:
             arms = tuple(tuple(grid.line_of_sight(cell, d)) for d in range(4))
             self.clue_rules.append(_ClueRule(number, arms))
             rules.append((self.clue_rules[-1], [i for arm in arms for i in arm], 0))
-        cols = grid.cols
-        for r in range(grid.rows - 1):
+        cols, holes = grid.cols, "holes" in self.techniques
+        for r in range(grid.rows - 1 if holes else 0):
             for c in range(cols - 1):
                 block = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
                 rules.append((_BlockRule(*block), list(block), 0))
         # Global rules cost O(cells) a run: after the local rules reach their fixpoint.
-        rules.append((_InsideRule(grid), None, 1))
-        rules.append((_BorderRule(grid), None, 1))
+        if "reach" in self.techniques or "articulation" in self.techniques:
+            rules.append((_InsideRule(grid, cuts="articulation" in self.techniques), None, 1))
+        if holes:
+            rules.append((_BorderRule(grid), None, 1))
         return rules
 
     def _clue_ends(self, store: Store) -> list[int]:
@@ -317,9 +337,10 @@ class CaveModel:
                                     for r in range(self.grid.rows))
 
 
-def build(instance: Instance, probe: bool = True) -> CaveModel:
+def build(instance: Instance, probe: bool = True,
+          techniques: Sequence[str] = TECHNIQUES) -> CaveModel:
     """The propagation model of `instance`, ready for `search`."""
-    return CaveModel(instance, probe)
+    return CaveModel(instance, probe, techniques)
 
 
 # ---------------------------------------------------------------- branching

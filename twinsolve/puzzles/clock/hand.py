@@ -27,7 +27,7 @@ from ...search.layers import solve_shortest
 from ...search.statespace import StateSpace
 from .rules import Instance, dial_gcd, solution_from_steps, unreachable_reason
 
-__all__ = ["solve", "space"]
+__all__ = ["solve", "space", "both_ends"]
 
 
 def space(instance: Instance) -> StateSpace:
@@ -44,6 +44,11 @@ def space(instance: Instance) -> StateSpace:
                       predecessors=backward)
 
 
+def both_ends(instance: Instance) -> bool:
+    """Whether the search runs from both ends: with two or more moves (one is a cycle)."""
+    return len(instance.moves) >= 2
+
+
 def solve(instance: Instance, limits: Limits) -> Result:
     """Fewest moves from start to target (see the module docstring).
 
@@ -52,7 +57,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
     >>> result.status.value, result.objective, result.count   # 3 +4 +7 and 3 +7 +4
     ('optimal', 2, 2)
     """
-    return solve_shortest(lambda: space(instance), limits, both_ends=len(instance.moves) >= 2,
+    return solve_shortest(lambda: space(instance), limits, both_ends=both_ends(instance),
                           unreachable=lambda: unreachable_reason(instance),
                           solution=lambda steps: solution_from_steps(instance, steps),
                           gcd=dial_gcd(instance))

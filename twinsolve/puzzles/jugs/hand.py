@@ -48,7 +48,7 @@ from .rules import (
     unreachable_reason,
 )
 
-__all__ = ["solve", "space"]
+__all__ = ["solve", "space", "both_ends"]
 
 Levels = tuple[int, ...]
 Step = list[tuple[int, Levels]]  # (index into moves_of(instance), levels after)
@@ -168,6 +168,11 @@ def space(instance: Instance) -> StateSpace:
     return StateSpace(instance.start, successors, is_goal=lambda levels: sum(levels) == amount)
 
 
+def both_ends(instance: Instance) -> bool:
+    """Whether the search runs from both ends: for an `exact` goal, a single state."""
+    return instance.goal.kind is GoalKind.EXACT
+
+
 def solve(instance: Instance, limits: Limits) -> Result:
     """Fewest moves to the goal (see the module docstring).
 
@@ -179,7 +184,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
     """
     moves = moves_of(instance)
     return solve_shortest(lambda: space(instance), limits,
-                          both_ends=instance.goal.kind is GoalKind.EXACT,
+                          both_ends=both_ends(instance),
                           unreachable=lambda: unreachable_reason(instance),
                           solution=lambda path: solution_from_moves(instance,
                                                                     [moves[i] for i in path]),

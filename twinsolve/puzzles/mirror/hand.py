@@ -70,6 +70,13 @@ A* (the engine's `costs.astar`) has found the optimum, `unique` / `count` come
 from the engine's enumeration of every goal within a bound
 (`costs.goals_within`: depth-first, pruned at g + h > optimum).
 
+Restricted solvers (the generator's levels, `twinsolve.puzzles.mirror.generate`):
+`forced_flips` settles a maze from the relaxation alone (the mirrors no
+relaxed route within the bound can do without), `search_within` runs the
+enumeration held to the relaxed bound, `search_optimum` is `solve` with
+`unique` under one node limit. They share the code above and change
+nothing in `solve` (answers and node counts are those it always gave).
+
 Dedup: states are keyed by their full tuple; the tree cannot reach a key
 twice (a key fixes the decisions, the decisions fix the path), so the
 engine's `best` table is bookkeeping rather than pruning here.
@@ -90,7 +97,8 @@ from ...search.statespace import StateSpace
 from .rules import CellKind, Goal, Instance, reflect, solution_from_flips
 
 __all__ = ["solve", "relaxed_distances", "relaxed_bound", "Board", "Code", "Stop",
-           "MirrorSearch", "INF"]
+           "MirrorSearch", "INF", "Forcing", "forced_flips", "Within", "search_within",
+           "search_optimum"]
 
 INF = 1 << 30
 
@@ -244,13 +252,20 @@ def relaxed_bound(instance: Instance) -> int | None:
     over targets, of the least relaxed cost of a laser to that target.
     """
     board = Board(instance)
-    if instance.goal is Goal.ANY:
-        dist = relaxed_distances(board)
-        best = min(dist[s] for s in board.starts)
-    else:
-        fields = [relaxed_distances(board, [t]) for t in board.targets]
-        best = max(min(field[s] for s in board.starts) for field in fields)
+    best = _bound(board, [relaxed_distances(board, group) for group in _groups(instance, board)])
     return None if best >= INF else best
+
+
+def _groups(instance: Instance, board: Board) -> list[list[int] | None]:
+    """The target groups of the relaxation: goal `any`, all targets together (None);
+    goal `all`, each target alone."""
+    return [None] if instance.goal is Goal.ANY else [[t] for t in board.targets]
+
+
+def _bound(board: Board, fields: list[list[int]]) -> int:
+    """The relaxed value from one field per target group: the largest over the groups of
+    the least over the lasers (INF: some group is out of reach)."""
+    return max(min(field[s] for s in board.starts) for field in fields)
 
 
 # ---------------------------------------------------------------- the search
@@ -281,7 +296,7 @@ class MirrorSearch:
         self.any = instance.goal is Goal.ANY
         self.beams = len(board.starts)
         self.all_hit = (1 << len(board.targets)) - 1
-        groups = [None] if self.any else [[t] for t in board.targets]
+        groups = _groups(instance, board)
         fields = [relaxed_distances(board, group) for group in groups]
         later = []
         for field in fields:
@@ -348,6 +363,11 @@ class MirrorSearch:
     @staticmethod
     def is_goal(state: State) -> bool:
         return state[1] < 0
+
+    def solves(self, flipped: int) -> bool:
+        """Does the full orientation `flipped` (a bitmask of mirror ids) meet the goal?"""
+        every = (1 << len(self.board.mirrors)) - 1
+        return self._trace(-1, -1, every, flipped, 0, 0) is not None
 
     # -- tracing ---------------------------------------------------------------------------
 
@@ -457,3 +477,145 @@ def solve(instance: Instance, limits: Limits) -> Result:
     solution = _flips(instance, found.states[-1][3])
     return Result.answer(Status.OPTIMAL, solution, optimum, tally=tally, asked=limits,
                          stats=watch.stats(nodes=nodes))
+
+
+# ---------------------------------------------------------------- restricted solvers
+#
+# The techniques the generator's levels are made of (`twinsolve.puzzles.mirror.generate`):
+# the relaxation alone (`forced_flips`), the search within the relaxed bound
+# (`search_within`), and the search past it (`search_optimum`). None of them changes `solve`.
+
+@dataclass(frozen=True)
+class Forcing:
+    """What the relaxation alone proves (see `forced_flips`)."""
+
+    bound: int | None          # the relaxed bound; None: not even the relaxation meets the goal
+    forced: tuple[int, ...]    # mirror ids every set of `bound` flips must flip (see `proves`)
+    solves: bool               # flipping exactly the forced mirrors meets the goal
+    tested: int                # mirrors put to the forcing test
+
+    @property
+    def proves(self) -> bool:
+        """Are the forced mirrors the one optimal flip set, proven without search?"""
+        return self.solves and self.bound is not None and len(self.forced) == self.bound
+
+
+def forced_flips(instance: Instance) -> Forcing:
+    """The mirrors the relaxation cannot do without, and whether they solve the level.
+
+    Forcing. A flip set F of b flips (b the relaxed bound) gives, per target
+    group, a relaxed route of cost <= b that turns '\\' only at mirrors of F
+    (the replacement argument of the module docstring). So when the
+    relaxation with mirror m kept ('/' only) is worth more than b, every flip
+    set of b flips contains m. When b mirrors are forced this way and flipping
+    them meets the goal, they are the one optimal flip set: proven without any
+    search. Only mirrors with a flip turn on some relaxed route of cost <= b
+    (forward distance from the lasers to the state before it, plus 1, plus the
+    distance on from the state after it) can be forced; only those are tested,
+    in mirror order, and the tests stop once exactly b forced mirrors are out of
+    reach (then `forced` holds those found so far and `proves` is False).
+    """
+    board = Board(instance)
+    groups = _groups(instance, board)
+    fields = [relaxed_distances(board, group) for group in groups]
+    bound = _bound(board, fields)
+    if bound >= INF:
+        return Forcing(None, (), False, 0)
+    reach = dijkstra_distances(board.starts, board.successors)
+    candidates = [m for m, cell in enumerate(board.mirrors)
+                  if any(_flip_turn_within(board, reach, field, cell, bound) for field in fields)]
+    forced: list[int] = []
+    tested = 0
+    for m in candidates:
+        if len(forced) > bound or len(forced) + len(candidates) - tested < bound:
+            break
+        tested += 1
+        if not _within(board, groups, fields, reach, board.mirrors[m], bound):
+            forced.append(m)
+    mask = sum(1 << m for m in forced)
+    solves = len(forced) == bound and MirrorSearch(instance).solves(mask)
+    return Forcing(bound, tuple(forced), solves, tested)
+
+
+def _within(board: Board, groups: list[list[int] | None], fields: list[list[int]],
+            reach: dict[int, int], cell: int, bound: int) -> bool:
+    """Is the relaxation with the `?` in `cell` unflipped still worth at most `bound`?
+
+    Each group's field is grown again without that flip, but only through the
+    states some relaxed route of cost <= `bound` passes (forward distance from
+    the lasers plus the distance on at most `bound`): a route of the restricted
+    relaxation within the bound is one of the full relaxation too.
+    """
+    for group, field in zip(groups, fields, strict=True):
+        def predecessors(state: int, field: list[int] = field) -> Iterator[tuple[int, None, int]]:
+            flip_here = state >> 2 == cell   # a cost-1 way into `state` flips its `?`
+            for way in board.predecessors(state):
+                prev = way[2]
+                if not (way[0] and flip_here) and reach.get(prev, INF) + field[prev] <= bound:
+                    yield way
+        seeds = [s for t in (board.targets if group is None else group)
+                 for s in board.entries(t) if reach.get(s, INF) <= bound]
+        found = dijkstra_distances(seeds, predecessors, max_cost=bound)
+        if not any(s in found for s in board.starts):
+            return False
+    return True
+
+
+def _flip_turn_within(board: Board, reach: dict, field: list[int], cell: int,
+                      bound: int) -> bool:
+    """Does a relaxed route of cost <= `bound` turn '\\' at the `?` in `cell`?"""
+    for direction in range(4):
+        prev = board.steps[_OPPOSITE[direction]][cell]
+        before = reach.get(prev * 4 + direction) if prev >= 0 else None
+        if before is not None and before + 1 + field[cell * 4 + _BACKSLASH[direction]] <= bound:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Within:
+    """What a search for the fewest-flip sets found."""
+
+    cost: int | None          # the flips of the sets found (None: none found)
+    sets: tuple[int, ...]     # the flip sets found (bitmasks of mirror ids), at most 2
+    nodes: int                # states popped by A* plus states expanded by the enumeration
+    limit_hit: bool           # the node limit stopped it: `sets` may be short
+
+    @property
+    def unique(self) -> bool:
+        """Exactly one set, and nothing left unsearched."""
+        return len(self.sets) == 1 and not self.limit_hit
+
+
+def search_within(instance: Instance, bound: int, *, node_limit: int) -> Within:
+    """The flip sets of at most `bound` flips, by the depth-first enumeration alone (the
+    search held to the relaxation's bound: no A* to raise it); stops at the second."""
+    search = MirrorSearch(instance)
+    start = search.start()
+    if start is None:
+        return Within(None, (), 0, False)
+    space = StateSpace(start, search.successors, search.is_goal, weighted=True)
+    return _enumerate(space, search, bound, node_limit, 0)
+
+
+def search_optimum(instance: Instance, *, node_limit: int) -> Within:
+    """A* to the fewest flips, then the enumeration at that optimum: `solve` with
+    `unique`, the node limit shared by both parts."""
+    search = MirrorSearch(instance)
+    start = search.start()
+    if start is None:
+        return Within(None, (), 0, False)
+    space = StateSpace(start, search.successors, search.is_goal, weighted=True)
+    found = astar(space, heuristic=search.heuristic, node_limit=node_limit)
+    if not found.found:
+        return Within(None, (), found.nodes, not found.exhausted)
+    return _enumerate(space, search, found.cost, node_limit - found.nodes, found.nodes)
+
+
+def _enumerate(space: StateSpace, search: MirrorSearch, bound: int, node_limit: int,
+               nodes: int) -> Within:
+    leaves = goals_within(space, bound, search.heuristic, stop_at=2, keep_paths=True,
+                          node_limit=max(node_limit, 0))
+    sets = tuple(states[-1][3] for _moves, states in leaves.paths)
+    cost = min((mask.bit_count() for mask in sets), default=None)
+    return Within(cost, sets, nodes + leaves.nodes, leaves.limit_hit is not None)

@@ -1,0 +1,128 @@
+"""`twinsolve generate` and `twinsolve grade` as people run them: a subprocess in tmp_path
+(a pseudo-terminal for the progress bar), files compared byte for byte."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+GENERATE = ("generate", "cave", "--size", "6x6", "--count", "3", "--seed", "4",
+            "--difficulty", "medium")
+
+
+def twinsolve(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
+                          text=True, timeout=300, cwd=cwd)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.glob("*.txt"))}
+
+
+def test_generate_writes_graded_files_and_the_same_bytes_with_any_jobs(tmp_path):
+    one = twinsolve(*GENERATE, "--out", "one", cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    files = _files(tmp_path / "one")
+    assert list(files) == [f"cave-medium-6x6-s4-0{i}.txt" for i in (1, 2, 3)]
+    assert one.stdout.splitlines() == [f"wrote one/{name}" for name in files]
+    text = files["cave-medium-6x6-s4-01.txt"].decode()
+    lines = text.splitlines()
+    assert lines[0].startswith("# generator: twinsolve ")
+    assert lines[1:4] == ["# parameters: cave 6x6 difficulty=medium",
+                          lines[2], "# difficulty: medium"]
+    assert lines[2].startswith("# seed: 4 (puzzle 1 of 3, try ")
+    assert lines[4].startswith('# grade: {"clues":')
+    assert lines[5] == "# expect-unique: true" and lines[6].startswith("# expect-solution: ")
+    two = twinsolve(*GENERATE, "--jobs", "2", "--out", "two", cwd=tmp_path)
+    assert two.returncode == 0, two.stderr
+    assert _files(tmp_path / "two") == files
+    other = twinsolve(*GENERATE[:7], "5", *GENERATE[8:], "--out", "other", cwd=tmp_path)
+    assert other.returncode == 0, other.stderr
+    assert len(_files(tmp_path / "other")) == 3
+    assert not set(_files(tmp_path / "other").values()) & set(files.values())
+    # the harness accepts every answer against the files' own metadata (exit 1 if wrong)
+    bench = twinsolve("bench", "one", "--backends", "hand,sat", "--quiet", "--db", "b.sqlite",
+                      "--unique", cwd=tmp_path)
+    assert bench.returncode == 0, bench.stdout + bench.stderr
+
+
+def test_grade_prints_each_level_and_the_distribution(tmp_path):
+    assert twinsolve(*GENERATE, "--out", "made", cwd=tmp_path).returncode == 0
+    graded = twinsolve("grade", "made", cwd=tmp_path)
+    assert graded.returncode == 0, graded.stderr
+    lines = graded.stdout.splitlines()
+    assert all(": medium  (clues " in line for line in lines[:3])
+    assert lines[3] == "cave: 3 graded: medium 3"
+    as_json = twinsolve("grade", "made", "--json", cwd=tmp_path)
+    assert as_json.stdout.count('"level": "medium"') == 3
+
+
+def test_grade_says_when_a_puzzle_has_no_unique_solution(tmp_path):
+    (tmp_path / "open.txt").write_text("cave 3 3\n- - -\n- 3 -\n- - -\n")
+    graded = twinsolve("grade", "open.txt", cwd=tmp_path)
+    assert graded.returncode == 1
+    assert graded.stdout.startswith("open.txt: no unique solution")
+
+
+@pytest.mark.parametrize("args, message", [
+    (("generate", "cave", "--size", "0x5", "--out", "x"),
+     "generate: argument --size: use ROWSxCOLS with whole numbers >= 1, e.g. 10x10: '0x5'"),
+    (("generate", "cave", "--difficulty", "fiendish", "--out", "x"),
+     "cave has no difficulty 'fiendish' (levels: easy, medium, hard, extreme)"),
+    (("generate", "cave", "--presses", "3", "--out", "x"),
+     "cave generate takes no puzzle options, not --presses"),
+    (("generate", "cave", "--size", "1x1", "--difficulty", "hard", "--out", "x"),
+     "a 1x1 grid has no hard Cave puzzle (it needs at least 16 cells)"),
+    (("generate", "cave", "--size", "3x3", "--difficulty", "medium", "--out", "x"),
+     "no medium 3x3 cave puzzle found in 60 tries (seed 0, puzzle 1 of 1); "
+     "try another size or level"),
+    (("generate", "nosuch", "--out", "x"), "unknown puzzle 'nosuch'"),
+    (("generate", "cave", "--seed", "-1", "--out", "x"),
+     "generate: argument --seed: must be a whole number 0..2**63-1: '-1'"),
+    (("generate", "cave", "--size", "6x6", "--out", "taken.txt"),
+     "cannot write into taken.txt: it is a file, not a folder"),
+    (("grade", "missing.txt"), "missing.txt"),
+])
+def test_bad_requests_are_one_line_exit_2_and_write_nothing(tmp_path, args, message):
+    (tmp_path / "taken.txt").write_text("a file")
+    done = twinsolve(*args, cwd=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert len(done.stderr.splitlines()) == 1 and message in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_puzzle_that_outlasts_its_timeout_ends_the_run(tmp_path):
+    done = twinsolve("generate", "cave", "--size", "12x12", "--difficulty", "extreme",
+                     "--timeout", "0.5", "--out", "x", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("twinsolve: puzzle 1 of 1: no extreme 12x12 cave puzzle "
+                                   "found within --timeout 0.5 s (seed 0)")
+    assert not (tmp_path / "x").exists()
+
+
+def test_the_progress_bar_shows_in_a_terminal_only(tmp_path):
+    leader, follower = os.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "twinsolve", *GENERATE, "--out", "tty"],
+                               cwd=tmp_path, stdin=follower, stdout=subprocess.PIPE,
+                               stderr=follower, env={**os.environ, "COLUMNS": "100"})
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed: the program is done
+            break
+        if not chunk:
+            break
+        seen += chunk
+    process.wait(timeout=300)
+    os.close(leader)
+    assert process.returncode == 0
+    assert b"generate medium 6x6 cave puzzles" in seen and b"/3" in seen
+    piped = twinsolve(*GENERATE, "--out", "piped", cwd=tmp_path)
+    assert piped.stderr == ""

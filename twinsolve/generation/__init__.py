@@ -1,0 +1,5 @@
+"""Making and grading puzzles: `twinsolve generate` (driver) and `twinsolve grade` (grading).
+
+Like the harness, this layer sees puzzles only through the registry: each
+puzzle's generator module follows the contract of `twinsolve.core.generation`.
+"""
