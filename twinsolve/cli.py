@@ -9,7 +9,8 @@
                      [--markdown FILE] [--latex FILE] [--wide]
     twinsolve generate PUZZLE [--size RxC] [--count N] [--seed S] [--difficulty LEVEL]
                        [--symmetric] [--presses K] [--flips K] [--pieces K] [--length K]
-                       [--variant NAME] [--jobs N] [--timeout S] --out DIR
+                       [--variant NAME] [--option NAME=VALUE] [--jobs N] [--timeout S]
+                       --out DIR
     twinsolve grade PATH... [--timeout S] [--json]
 
 Exit codes: 0 all good; 1 a run failed or was wrong (for `solve`: error,
@@ -104,6 +105,15 @@ def _seed(text: str) -> int:
     return value
 
 
+def _key_value(text: str) -> tuple[str, int | str]:
+    """`NAME=VALUE`: a whole number >= 0 when VALUE is one, else the word."""
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(f"use NAME=VALUE, e.g. goal=all: {text!r}")
+    number = ascii_int(value.strip(), max_digits=9)
+    return name.strip(), value.strip() if number is None else number
+
+
 def _whole_option(text: str) -> int:
     value = ascii_int(text, max_digits=9)
     if value is None or value < 0:
@@ -184,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--variant", metavar="NAME",
                           help="the puzzle's variant (Lights Out: plain, torus, sigma; "
                                "chess: mixed, knights)")
+    generate.add_argument("--option", action="append", type=_key_value, metavar="NAME=VALUE",
+                          default=[], help="any other option of the puzzle's generator, e.g. "
+                                           "goal=all (mirror), jugs=3 (jugs); repeatable")
     generate.add_argument("--jobs", type=_positive_int, metavar="N", default=1,
                           help="worker processes (default 1; the files do not depend on it)")
     generate.add_argument("--timeout", type=_positive_float, metavar="S",
@@ -405,6 +418,10 @@ def cmd_generate(args: argparse.Namespace, console: Console) -> int:
 
     options = {name: getattr(args, name)
                for name in ("presses", "flips", "pieces", "length", "modulus", "variant")}
+    for name, value in args.option:
+        if options.get(name) is not None:
+            raise UsageError(f"generate: option {name} given twice")
+        options[name] = value
     plan = make_plan(args.puzzle, level=args.difficulty, size=args.size, count=args.count,
                      seed=args.seed, symmetric=args.symmetric, options=options,
                      timeout=args.timeout)

@@ -74,11 +74,15 @@ def test_grade_says_when_a_puzzle_has_no_unique_solution(tmp_path):
     (("generate", "cave", "--difficulty", "fiendish", "--out", "x"),
      "cave has no difficulty 'fiendish' (levels: easy, medium, hard, extreme)"),
     (("generate", "cave", "--presses", "3", "--out", "x"),
-     "cave generate takes no puzzle options, not --presses"),
+     "cave generate takes no puzzle options, not presses"),
+    (("generate", "mirror", "--option", "colour=red", "--out", "x"),
+     "mirror generate takes flips, goal, lasers, mirrors, not colour"),
+    (("generate", "mirror", "--option", "goal", "--out", "x"),
+     "generate: argument --option: use NAME=VALUE, e.g. goal=all: 'goal'"),
     (("generate", "cave", "--size", "1x1", "--difficulty", "hard", "--out", "x"),
      "a 1x1 grid has no hard Cave puzzle (it needs at least 16 cells)"),
-    (("generate", "cave", "--size", "3x3", "--difficulty", "medium", "--out", "x"),
-     "no medium 3x3 cave puzzle found in 60 tries (seed 0, puzzle 1 of 1); "
+    (("generate", "cave", "--size", "2x5", "--difficulty", "medium", "--out", "x"),
+     "no medium 2x5 cave puzzle found in 60 tries (seed 0, puzzle 1 of 1); "
      "try another size or level"),
     (("generate", "nosuch", "--out", "x"), "unknown puzzle 'nosuch'"),
     (("generate", "cave", "--seed", "-1", "--out", "x"),
@@ -94,6 +98,16 @@ def test_bad_requests_are_one_line_exit_2_and_write_nothing(tmp_path, args, mess
     assert len(done.stderr.splitlines()) == 1 and message in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_puzzle_options_reach_the_generator(tmp_path):
+    done = twinsolve("generate", "mirror", "--size", "8x8", "--option", "goal=all",
+                     "--option", "lasers=2", "--flips", "3", "--out", "m", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (made,) = (tmp_path / "m").glob("*.txt")
+    text = made.read_text()
+    assert "# parameters: mirror 8x8 difficulty=easy flips=3 goal=all lasers=2" in text
+    assert "# expect-objective: 3" in text and " goal all" in text
 
 
 def test_a_puzzle_that_outlasts_its_timeout_ends_the_run(tmp_path):

@@ -85,8 +85,8 @@ def make_plan(puzzle: str, *, level: str | None = None, size: tuple[int, int] | 
     options = {key: value for key, value in (options or {}).items() if value is not None}
     unknown = sorted(set(options) - set(module.OPTIONS))
     if unknown:
-        takes = ", ".join(f"--{name}" for name in module.OPTIONS) or "no puzzle options"
-        raise UsageError(f"{puzzle} generate takes {takes}, not --{unknown[0]}")
+        takes = ", ".join(module.OPTIONS) or "no puzzle options"
+        raise UsageError(f"{puzzle} generate takes {takes}, not {unknown[0]}")
     if size is None:
         size = module.DEFAULT_SIZE
     elif module.DEFAULT_SIZE is None:

@@ -19,7 +19,7 @@ techniques, propagations and probes (and search nodes and branching depth
 for extreme).
 
 Generating (`attempt`): grow a random cave (a connected region of about
-`SHARE` of the grid from a random start, its holes filled: about 60% of the
+`SHARE` of the grid from a random start, its holes filled: 60% or a little more of the
 grid; with `symmetric` a cave that is its own 180-degree image, its clues
 placed and lifted in pairs), clue every inside cell, then take clues away in a seeded
 order while the level's techniques still settle the puzzle. The result is
@@ -175,7 +175,7 @@ LEVEL_TECHNIQUES = {
 DEFAULT_SIZE = (10, 10)
 OPTIONS: tuple[str, ...] = ()
 MAX_GENERATED_SIDE = 40
-SHARE = 0.55       # of the grid grown as the cave; filling its holes brings it near 60%
+SHARE = 0.6  # of the grid grown as the cave (published caves cover about 60%)
 # The full search that proves an extreme puzzle unique stops here (nodes, not seconds,
 # so the answer is the same on every machine); a puzzle it cannot settle is not graded.
 EXTREME_NODES = 20_000
