@@ -39,7 +39,9 @@ def statuses(records, backend):
 def test_faults_are_recorded_and_the_suite_goes_on(suite_dir, tmp_path):
     backends = ["brute", "fault-crash", "fault-abort", "fault-hang", "fault-memory",
                 "fault-wrong"]
-    config = SuiteConfig([suite_dir], backends, Budget(timeout=1.0, memory_mb=300),
+    # 3 s: enough for fault-memory to pass 300 MB before its time is up on a loaded
+    # machine (at 1 s one run of three was a timeout once), short enough for fault-hang.
+    config = SuiteConfig([suite_dir], backends, Budget(timeout=3.0, memory_mb=300),
                          db=tmp_path / "f.sqlite", jobs=2)
     records = run_suite(config).records
     assert statuses(records, "brute") == ["optimal"] * 3
