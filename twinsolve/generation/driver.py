@@ -27,6 +27,7 @@ order (`ProcessPoolExecutor.map`), and results come back in order.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -43,6 +44,7 @@ from ..core.writing import write_instances
 __all__ = ["Plan", "make_plan", "generate", "write", "ATTEMPTS"]
 
 ATTEMPTS = 200  # tries per puzzle before a request is called impossible
+_SAFE = re.compile(r"[^A-Za-z0-9]")  # option values in file names: letters and digits only
 
 
 @dataclass(frozen=True)
@@ -186,12 +188,16 @@ def generate(plan: Plan, jobs: int = 1,
 
 
 def file_names(plan: Plan) -> list[str]:
-    """`cave-hard-10x10-s7-01.txt`: puzzle, level, size, seed and number."""
+    """`cave-hard-10x10-s7-01.txt`, `chess-expert-4x4-pieces10-s1-01.txt`: puzzle, level,
+    size, the puzzle's options, seed and number (so two plans never share a name)."""
     request = plan.request
     size = f"-{plan.size_text()}" if request.rows is not None else ""
+    options = "".join(f"-{key}{_SAFE.sub('', str(value))}"
+                      for key, value in sorted(request.options.items()))
+    symmetric = "-symmetric" if request.symmetric else ""
     width = max(2, len(str(plan.count)))
-    return [f"{request.puzzle}-{request.level}{size}-s{plan.seed}-{i + 1:0{width}d}.txt"
-            for i in range(plan.count)]
+    return [f"{request.puzzle}-{request.level}{size}{options}{symmetric}-s{plan.seed}-"
+            f"{i + 1:0{width}d}.txt" for i in range(plan.count)]
 
 
 def write(plan: Plan, instances: list[Any], out: str | Path) -> list[Path]:

@@ -54,11 +54,20 @@ computed 8 slots at a time through lookup tables.
 
 `nodes` counts positions expanded; `engine`, `memo`, `memo_hits` and
 `pruned` (dead ends cut by `linked`) sit beside it.
+
+Graded proofs (for `generate`, never called by the back-end). `prove_unique`
+plays the winning line forwards and settles the position after every
+capture on it through the same memo (`Searcher.settle`), counting the
+captures that lead nowhere: the dead ends a person has to see through;
+budgets on pieces and dead ends make it the solver of a difficulty level.
+`Searcher.over_board` keys every square of a board, so the generator can
+settle boards of its own making through one memo.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from ...core.limits import Deadline, LimitReached, Limits, Poller
 from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
@@ -75,9 +84,10 @@ from .board import (
     union_map,
 )
 from .layers import TooBig, count_layers, default_budget_mb, fits
-from .rules import Instance, answer
+from .rules import Cell, Instance, answer
 
-__all__ = ["solve", "check_options", "Searcher", "symmetries", "ENGINES", "SWITCH_NODES"]
+__all__ = ["solve", "check_options", "Searcher", "symmetries", "Proof", "prove_unique",
+           "ENGINES", "SWITCH_NODES"]
 
 Move = tuple[int, int, int, int]  # (mover kind, origin bit, captured kind, target bit)
 _EVERY = 1024  # the memo search reads the clock every 1024 expansions: most are cheap
@@ -140,7 +150,7 @@ class Searcher:
 
     def __init__(self, instance: Instance, cap: int | None = None,
                  deadline: Deadline | None = None, node_limit: int | None = None,
-                 symmetry: bool = True, prune: bool = True) -> None:
+                 symmetry: bool = True, prune: bool = True, every_kind: bool = False) -> None:
         self._node_limit: int | None = None
         self.board, self.start = start_position(instance)
         self.pieces = len(self.board.squares)
@@ -149,7 +159,9 @@ class Searcher:
         self.node_limit = node_limit  # builds `self._poller`
         self.prune = prune
         self.memo: dict[int, int] = {}  # packed canonical position -> count
-        self.packing = packing(self.start)
+        # `every_kind`: a code for every piece type, also those not on the start board
+        # (the generator settles positions of its own on these slots: `over_board`).
+        self.packing = packing((1,) * 6 if every_kind else self.start)
         self._packed_targets = self.packing.targets(self.board)
         self.nodes = self.hits = self.pruned = 0
         self._groups = {pawns: self._group(instance, pawns) if symmetry else []
@@ -158,6 +170,22 @@ class Searcher:
         # outside all of them is its own canonical form.
         self._supports = tuple(sorted({support for group in self._groups.values()
                                        for support, _ in group}))
+
+    @classmethod
+    def over_board(cls, rows: int, cols: int, cap: int | None = None,
+                   node_limit: int | None = None, symmetry: bool = False,
+                   prune: bool = False) -> Searcher:
+        """A searcher whose slots are all rows x cols squares (slot r * cols + c) and whose
+        packing codes every piece type: for `settle` on any position of that board.
+
+        Symmetry and dead-end pruning are off by default: with every square a slot,
+        every symmetry applies to every position and the dead-end closures span the
+        whole board, and both cost more than the positions they save (generating
+        4x4 boards, about 1.5x; 8x8 boards, about 4x).
+        """
+        full = tuple(tuple(Cell.KNIGHT for _ in range(cols)) for _ in range(rows))
+        return cls(Instance(rows, cols, full), cap, node_limit=node_limit, symmetry=symmetry,
+                   prune=prune, every_kind=True)
 
     @property
     def node_limit(self) -> int | None:
@@ -330,6 +358,24 @@ class Searcher:
         memo[key] = total
         return total
 
+    def settle(self, position: Position) -> int:
+        """The count of any position over these slots, saturated at `cap`: from the
+        memo, or searched now (the memo keeps it for the next call).
+
+        The proof and the generator (`prove_unique`, `generate.attempt`) ask this
+        of positions other than the start; `count` itself never calls it.
+        """
+        occupied = position[0] | position[1] | position[2] | position[3] | position[4] \
+            | position[5]
+        pieces = occupied.bit_count()
+        if pieces == 1:
+            return 1
+        key = self.key(position, occupied)
+        value = self.memo.get(key)
+        if value is None:
+            value = self._expand(position, self.packing.pack(position), occupied, pieces, key)
+        return value
+
     def value(self, position: Position, pieces: int) -> int:
         """The count of a position the search has settled (0 if it never got there)."""
         if pieces == 1:
@@ -373,6 +419,78 @@ def _after(position: Position, kind: int, origin: int, target: int,
     boards[captured] ^= target
     boards[kind] ^= origin | target
     return tuple(boards)  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------- the graded proof
+
+@dataclass(frozen=True)
+class Proof:
+    """What `prove_unique` found.
+
+    `winning_lines`: the winning sequences, saturated at 2 (2: two or more);
+    `moves`: the winning line when there is exactly one; `dead_ends`: the
+    captures from positions on the line whose position after them has no win
+    (all but one capture of each, when the line is unique), counted up to
+    where the walk stopped; `nodes`: positions the memo search expanded;
+    `stopped`: the budget that ran out first (`"pieces"`, `"dead ends"`,
+    `"nodes"`), or None when the proof ran to its end.
+    """
+
+    winning_lines: int
+    moves: tuple[str, ...] = ()
+    dead_ends: int = 0
+    nodes: int = 0
+    stopped: str | None = None
+
+    @property
+    def proved(self) -> bool:
+        """Whether this is a complete proof that exactly one winning line exists."""
+        return self.stopped is None and self.winning_lines == 1
+
+
+def prove_unique(instance: Instance, max_pieces: int | None = None,
+                 max_dead_ends: int | None = None, node_limit: int | None = None) -> Proof:
+    """Play the winning line forwards, refuting every other capture on the way.
+
+    The solver a person would be: at each position on the line it tries every
+    capture, the memo search (`Searcher`, saturated at 2) settles the position
+    after it, and each capture whose position has no win is a dead end. One
+    capture must lead on, and to exactly one winning line; with several (or
+    none) the walk stops: not unique (or no win). The budgets make the solver
+    of a difficulty level (`generate.LEVELS`): it takes no board of more than
+    `max_pieces` pieces and gives up at dead end number `max_dead_ends` + 1;
+    `node_limit` bounds the search below. The default `hand` back-end never
+    calls this.
+
+    >>> from .rules import parse
+    >>> proof = prove_unique(parse("chess 4 4\\nN...\\n.B..\\nP...\\n....\\n"))
+    >>> proof.proved, proof.moves, proof.dead_ends
+    (True, ('Pa2xBb3', 'Pb3xNa4'), 2)
+    """
+    if max_pieces is not None and instance.pieces > max_pieces:
+        return Proof(0, stopped="pieces")
+    searcher = Searcher(instance, cap=2, node_limit=node_limit)
+    position, pieces, dead, moves = searcher.start, searcher.pieces, 0, []
+    try:
+        while pieces > 1:
+            onward = []  # (move, position after it, its winning lines saturated at 2)
+            for move, child in searcher.moves(position):
+                ways = searcher.settle(child)
+                if ways:
+                    onward.append((move, child, ways))
+                    continue
+                dead += 1
+                if max_dead_ends is not None and dead > max_dead_ends:
+                    return Proof(0, dead_ends=dead, nodes=searcher.nodes, stopped="dead ends")
+            if len(onward) != 1 or onward[0][2] > 1:
+                lines = min(2, sum(ways for _, _, ways in onward))
+                return Proof(lines, dead_ends=dead, nodes=searcher.nodes)
+            move, position, _ = onward[0]
+            moves.append(searcher._name(move))
+            pieces -= 1
+    except LimitReached:
+        return Proof(0, dead_ends=dead, nodes=searcher.nodes, stopped="nodes")
+    return Proof(1, tuple(moves), dead, searcher.nodes)
 
 
 ENGINES = ("auto", "memo", "layers")
