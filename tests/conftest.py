@@ -169,3 +169,16 @@ def working_folders_unchanged() -> Iterator[None]:
     if changes:
         pytest.fail("a test wrote outside its tmp_path (give bench --db, run subprocesses "
                     "with cwd=tmp_path): " + "; ".join(changes[:10]), pytrace=False)
+
+
+def first_generated(module: Any, request: Any, seed: str, tries: int = 60) -> Any:
+    """The first puzzle a generator's `attempt` gives over the rngs SEED-0, SEED-1, ...,
+    as the driver retries; fails the test when none of `tries` gives one."""
+    import random
+
+    module.check(request)
+    for n in range(tries):
+        found = module.attempt(request, random.Random(f"{seed}-{n}"))
+        if found is not None:
+            return found
+    pytest.fail(f"no {request.level} puzzle in {tries} attempts for {request}")

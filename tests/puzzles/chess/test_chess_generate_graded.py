@@ -23,7 +23,7 @@ import json
 import random
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, first_generated
 from hypothesis import given, settings
 from strategies import chess_boards
 
@@ -54,13 +54,7 @@ def request(level: str, rows: int = 4, cols: int = 4, pieces: int | None = None,
 
 def generated(level: str, rows: int, cols: int, pieces: int | None, seed: str) -> Generated:
     """The first board `attempt` gives over the rngs seed-0, seed-1, ... (as the driver)."""
-    asked = request(level, rows, cols, pieces)
-    generate.check(asked)
-    for n in range(60):
-        found = generate.attempt(asked, random.Random(f"{seed}-{n}"))
-        if found is not None:
-            return found
-    pytest.fail(f"no {level} {rows}x{cols} board in 60 attempts")
+    return first_generated(generate, request(level, rows, cols, pieces), seed)
 
 
 @pytest.fixture(scope="module")

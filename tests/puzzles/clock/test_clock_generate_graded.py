@@ -21,7 +21,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, first_generated
 
 from twinsolve.bench.verdict import against_metadata
 from twinsolve.core.errors import UsageError
@@ -38,13 +38,7 @@ CASES = [(level, seed) for level in generate.LEVELS for seed in SEEDS]
 
 def generated(level: str, seed: str, **options) -> Generated:
     """The first puzzle of `attempt` over the rngs seed-0, seed-1, ... (as the driver)."""
-    request = Request("clock", level, options=options)
-    generate.check(request)
-    for n in range(60):
-        found = generate.attempt(request, random.Random(f"{seed}-{n}"))
-        if found is not None:
-            return found
-    pytest.fail(f"no {level} puzzle in 60 attempts for {options}")
+    return first_generated(generate, Request("clock", level, options=options), seed)
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, first_generated
 
 from twinsolve.bench.verdict import against_metadata
 from twinsolve.core.errors import UsageError
@@ -46,13 +46,7 @@ CASES = [(level, seed) for level, (_, seeds, _) in BATCH.items() for seed in see
 
 def generated(level: str, seed: str, **options) -> Generated:
     """The first puzzle of `attempt` over the rngs seed-0, seed-1, ... (as the driver)."""
-    request = Request("jugs", level, options=options)
-    generate.check(request)
-    for n in range(60):
-        found = generate.attempt(request, random.Random(f"{seed}-{n}"))
-        if found is not None:
-            return found
-    pytest.fail(f"no {level} puzzle in 60 attempts for {options}")
+    return first_generated(generate, Request("jugs", level, options=options), seed)
 
 
 @pytest.fixture(scope="module")

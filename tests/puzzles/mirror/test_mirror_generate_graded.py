@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, first_generated
 
 from twinsolve.bench.verdict import against_metadata
 from twinsolve.core.errors import UsageError
@@ -62,13 +62,7 @@ def request(level: str, rows: int | None = None, cols: int | None = None,
 
 def generated(level: str, rows: int, cols: int, seed: str, **options) -> Generated:
     """The first maze `attempt` makes over the rngs seed-0, seed-1, ... (as the driver)."""
-    asked = request(level, rows, cols, **options)
-    generate.check(asked)
-    for n in range(40):
-        found = generate.attempt(asked, random.Random(f"{seed}-{n}"))
-        if found is not None:
-            return found
-    pytest.fail(f"no {level} {rows}x{cols} maze in 40 attempts for {options}")
+    return first_generated(generate, request(level, rows, cols, **options), seed, tries=40)
 
 
 class Batch(dict):
