@@ -24,7 +24,7 @@ SETS: tuple[tuple[str, str, tuple[int, int] | None, int, int, dict], ...] = (
     ("cave", "medium", (10, 10), 2, 1, {}),
     ("cave", "hard", (10, 10), 2, 1, {}),
     ("cave", "hard", (15, 15), 1, 1, {}),
-    ("cave", "extreme", (8, 8), 1, 2, {}),
+    ("cave", "extreme", (10, 10), 1, 1, {}),
     ("lightsout", "easy", (10, 10), 2, 1, {}),
     ("lightsout", "medium", (5, 5), 2, 1, {}),
     ("lightsout", "hard", (5, 5), 2, 1, {}),
