@@ -182,7 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--seed", type=_seed, metavar="S", default=0,
                           help="the seed: the same arguments give the same files (default 0)")
     generate.add_argument("--difficulty", metavar="LEVEL",
-                          help="the level (default: the puzzle's easiest; see the README)")
+                          help="the level (default: the easiest the request allows; "
+                               "'twinsolve list' shows each puzzle's levels)")
     generate.add_argument("--symmetric", action="store_true",
                           help="clues in 180-degree-symmetric pairs (Cave)")
     for name, what in (("presses", "fewest presses (Lights Out)"),
@@ -192,8 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
                        ("modulus", "colours of a light (Lights Out, default 2)")):
         generate.add_argument(f"--{name}", type=_whole_option, metavar="K", help=what)
     generate.add_argument("--variant", metavar="NAME",
-                          help="the puzzle's variant (Lights Out: plain, torus, sigma; "
-                               "chess: mixed, knights)")
+                          help="the puzzle's variant (Lights Out: plain, torus, sigma, "
+                               "torus-sigma)")
     generate.add_argument("--option", action="append", type=_key_value, metavar="NAME=VALUE",
                           default=[], help="any other option of the puzzle's generator, e.g. "
                                            "goal=all (mirror), jugs=3 (jugs); repeatable")
@@ -249,10 +250,12 @@ def cmd_list(console: Console) -> int:
     table = Table(title="twinsolve puzzles and back-ends")
     table.add_column("puzzle")
     table.add_column("back-ends")
+    table.add_column("generate levels")
     for entry in puzzles():
         names = ", ".join(b.name + (" (tests)" if b.test_only else "") for b in entry.backends
                           if not b.name.startswith("fault-"))
-        table.add_row(f"{entry.name} ({entry.title})", names)
+        table.add_row(f"{entry.name} ({entry.title})", names,
+                      ", ".join(registry_generator(entry).LEVELS))
     console.print(table)
     return 0
 

@@ -31,6 +31,7 @@ def test_list_names_every_puzzle_and_backend(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert "lightsout" in out and "hand" in out and "cpsat" in out and "brute" in out
+    assert "easy, medium, hard, extreme" in out and "beginner, intermediate" in out
 
 
 def test_solve_json_lines_over_a_folder(boards):
