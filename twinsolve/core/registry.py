@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -228,51 +228,49 @@ def url_reader(text: str) -> ModuleType | None:
     >>> url_reader("instances/cave") is None
     True
     """
-    for entry in puzzles():
-        if entry.url_reader is not None:
-            reader = importlib.import_module(entry.url_reader)
-            if reader.is_url(text):
-                return reader
-    return None
+    return next((reader for reader in _named_modules("url_reader") if reader.is_url(text)),
+                None)
 
 
 def dataset_reader(document: Any) -> ModuleType | None:
     """The dataset reader module that claims a decoded JSON `document`, or None."""
-    for entry in puzzles():
-        if entry.dataset_reader is not None:
-            reader = importlib.import_module(entry.dataset_reader)
-            if reader.is_dataset(document):
-                return reader
-    return None
-
-
-def generator(entry: Puzzle) -> ModuleType:
-    """The generator module of a puzzle (`core.generation`); `UsageError` when it has none."""
-    module = None
-    if entry.generator is not None:
-        try:
-            module = importlib.import_module(entry.generator)
-        except ModuleNotFoundError as exc:
-            if exc.name != entry.generator:
-                raise
-    if module is None or not hasattr(module, "attempt"):
-        have = ", ".join(e.name for e in puzzles() if _has_generator(e))
-        raise UsageError(f"puzzle {entry.name!r} has no generator (generators: {have})")
-    return module
-
-
-def _has_generator(entry: Puzzle) -> bool:
-    try:
-        return entry.generator is not None and \
-            hasattr(importlib.import_module(entry.generator), "attempt")
-    except ModuleNotFoundError:
-        return False
+    return next((reader for reader in _named_modules("dataset_reader")
+                 if reader.is_dataset(document)), None)
 
 
 def dataset_readers() -> list[ModuleType]:
     """Every puzzle's dataset reader module, in `PUZZLE_FOLDERS` order."""
-    return [importlib.import_module(entry.dataset_reader) for entry in puzzles()
-            if entry.dataset_reader is not None]
+    return list(_named_modules("dataset_reader"))
+
+
+def _named_modules(field_name: str) -> Iterator[ModuleType]:
+    """The modules the puzzles' entries name in `field_name`, imported, in order."""
+    for entry in puzzles():
+        name = getattr(entry, field_name)
+        if name is not None:
+            yield importlib.import_module(name)
+
+
+def generator(entry: Puzzle) -> ModuleType:
+    """The generator module of a puzzle (`core.generation`); `UsageError` when it has none."""
+    module = _generator_module(entry)
+    if module is None:
+        have = ", ".join(e.name for e in puzzles() if _generator_module(e) is not None)
+        raise UsageError(f"puzzle {entry.name!r} has no generator (generators: {have})")
+    return module
+
+
+def _generator_module(entry: Puzzle) -> ModuleType | None:
+    """The entry's generator module, or None when it names none or it has no `attempt`."""
+    if entry.generator is None:
+        return None
+    try:
+        module = importlib.import_module(entry.generator)
+    except ModuleNotFoundError as exc:
+        if exc.name != entry.generator:  # the generator is there but needs a missing module
+            raise
+        return None
+    return module if hasattr(module, "attempt") else None
 
 
 def _option_value(text: str) -> Any:

@@ -56,7 +56,7 @@ from ...core.result import Status
 from ...core.run import run
 from ...core.writing import write_instances
 from ...search.propagate import SolveResult, search
-from .hand import TECHNIQUES, build
+from .hand import TECHNIQUES, build, inside_first
 from .rules import EMPTY, Cell, Instance, clue_cells, count_visible, solution_from_inside, verify
 
 __all__ = ["random_cave", "unique_puzzle", "SHIPPED", "main", "LEVELS", "LEVEL_TECHNIQUES",
@@ -214,14 +214,17 @@ def _deduce(instance: Instance, techniques: Sequence[str]) -> tuple[_Deduced, di
     return _Deduced.SOLVED, effort
 
 
+def _two_solutions(instance: Instance) -> SolveResult:
+    """The hand search for up to two solutions (both kept), at most `EXTREME_NODES` nodes."""
+    model = build(instance)
+    return search(model.prop, choose=model.choose, order=inside_first, max_solutions=2,
+                  keep=2, node_limit=EXTREME_NODES)
+
+
 def _unique_by_search(instance: Instance) -> tuple[bool | None, SolveResult]:
     """True / False: one solution / none or several; None: not settled in EXTREME_NODES."""
-    model = build(instance)
-    found = search(model.prop, choose=model.choose, order=lambda store, var: (1, 0),
-                   max_solutions=2, keep=1, node_limit=EXTREME_NODES)
-    if found.count >= 2:
-        return False, found
-    return (found.count == 1 if found.exhausted else None), found
+    found = _two_solutions(instance)
+    return found.unique, found
 
 
 def _evidence(instance: Instance, techniques: Sequence[str], effort: dict[str, int],
@@ -331,9 +334,7 @@ def _reduce(clues: _Clues, groups: list, level: str) -> list:
 
 def _alternative(instance: Instance) -> list[list[bool]] | None:
     """A second shading of `instance` besides the first one found, or None."""
-    model = build(instance)
-    found = search(model.prop, choose=model.choose, order=lambda store, var: (1, 0),
-                   max_solutions=2, keep=2, node_limit=EXTREME_NODES)
+    found = _two_solutions(instance)
     if len(found.solutions) < 2:
         return None
     cols = instance.cols

@@ -76,7 +76,7 @@ from ...search.propagate import Contradiction, Propagator, Rule, SolveResult, St
 from .rules import Instance, clue_cells, solution_from_inside
 
 __all__ = ["solve", "check_options", "build", "open_ends", "CaveModel", "INSIDE", "OUTSIDE",
-           "UNDECIDED", "TECHNIQUES"]
+           "UNDECIDED", "TECHNIQUES", "inside_first"]
 
 # Domain masks of the engine's Boolean store: value 1 (bit 2) = inside, value 0 (bit 1) = outside.
 INSIDE = 2
@@ -299,7 +299,7 @@ class CaveModel:
             self.prop.add_rule(rule, watches, priority=priority)
         self.probe = probe and "probing" in self.techniques
         if self.probe:
-            self.prop.enable_probing(self._clue_ends, _inside_first)
+            self.prop.enable_probing(self._clue_ends, inside_first)
         self.choose = _Chooser(self.grid, self.clue_rules)
 
     def _rules(self) -> list[tuple[Rule, list[int] | None, int]]:
@@ -385,7 +385,8 @@ def choose_cell(store: Store, nbrs: Sequence[Sequence[int]],
     return best
 
 
-def _inside_first(store: Store, var: int) -> tuple[int, ...]:
+def inside_first(store: Store, var: int) -> tuple[int, ...]:
+    """The value order of branching and probing: inside (1) first."""
     return (1, 0)
 
 
@@ -408,7 +409,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
     model = build(instance, limits.flag("probe", True))
     watch.built()
     wanted = solutions_wanted(limits)
-    found = search(model.prop, choose=model.choose, order=_inside_first,
+    found = search(model.prop, choose=model.choose, order=inside_first,
                    max_solutions=wanted, keep=1, node_limit=limits.node_limit,
                    deadline=deadline)
     counters = {"propagations": model.prop.runs}

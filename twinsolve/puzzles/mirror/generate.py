@@ -173,13 +173,10 @@ def _targets_on_paths(rng: random.Random, shape: Instance, sources: list, costs:
     """One target cell per laser: an empty cell on its beam's path, the costliest to reach."""
     placed: list[tuple[int, int]] = []
     for source, cost in zip(sources, costs, strict=True):
-        path = trace_beam(shape, source, flipped).path
-        empty = [(r, c) for r, c, _ in path if shape.grid[r][c] is CellKind.EMPTY
-                 and (r, c) not in placed and (r, c) in cost]
-        if not empty:
+        cell = _on_path(rng, shape, source, flipped, cost, placed)
+        if cell is None:
             return None
-        most = max(cost[cell] for cell in empty)
-        placed.append(rng.choice([cell for cell in empty if cost[cell] == most]))
+        placed.append(cell)
     return placed
 
 
