@@ -14,7 +14,9 @@ one line naming the level, the size and the budget, and nothing written.
 needs longer ends the run the same way. Files are written only once every
 puzzle is found, each atomically.
 
-Each file carries, before the puzzle's own answer lines (`expect-unique`,
+A puzzle's `expect-solution` passes the puzzle's `verify` before it is kept (a
+failure is a bug in its generator, raised as such). Each file carries, before the
+puzzle's own answer lines (`expect-unique`,
 `expect-solution` / `expect-objective`), who made it and how:
 `generator` (twinsolve's version and the module), `parameters`, `seed`
 (with the puzzle's index and the winning try), `difficulty` and `grade`
@@ -26,6 +28,7 @@ order (`ProcessPoolExecutor.map`), and results come back in order.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable, Iterator
@@ -141,6 +144,18 @@ def _stamped(plan: Plan, index: int, attempt: int, found: Generated, module: str
     return replace(instance, meta=stamp + tuple(instance.meta))
 
 
+def _check_answer(entry: registry.Puzzle, found: Generated, module: str) -> None:
+    """The answer a generator writes passes the puzzle's own `verify`, as every back-end's
+    does: the harness judges back-ends against it. A failure is a generator's bug."""
+    known = dict(found.instance.meta).get("expect-solution")
+    if known is None:
+        return
+    problems = entry.rules.verify(found.instance, json.loads(known))
+    if problems:
+        raise RuntimeError(f"{module} wrote an expect-solution that verify rejects: "
+                           f"{problems[0]}")
+
+
 def find_one(plan: Plan, index: int) -> Any:
     """Puzzle `index` of the plan (module docstring); `UsageError` when none is found."""
     entry = registry.puzzle(plan.request.puzzle)
@@ -150,6 +165,7 @@ def find_one(plan: Plan, index: int) -> Any:
             for attempt in range(plan.attempts):
                 found = module.attempt(plan.request, _rng(plan, index, attempt))
                 if found is not None:
+                    _check_answer(entry, found, module.__name__)
                     return _stamped(plan, index, attempt, found, module.__name__)
     except TimeLimitReached:
         raise UsageError(f"puzzle {index + 1} of {plan.count}: no {plan.describe()} found "

@@ -110,3 +110,25 @@ def test_the_corpus_grades_to_medium_and_hard():
     corpus = corpus_path("cave", "janko-dev.json")
     levels = [gen.grade(puzzle).level for _, puzzle in instances([corpus])[:30]]
     assert set(levels) <= {"medium", "hard"} and "hard" in levels
+
+
+def test_the_driver_verifies_the_answer_a_generator_writes(monkeypatch):
+    right = gen.attempt
+
+    def wrong_answer(request, rng):
+        found = right(request, rng)
+        if found is None:
+            return None
+        meta = dict(found.instance.meta)
+        inside = json.loads(meta["expect-solution"])["inside"]
+        inside[0] = "".join("1" if bit == "0" else "0" for bit in inside[0])
+        meta["expect-solution"] = json.dumps({"inside": inside})
+        return gen.Generated(cave.Instance(found.instance.rows, found.instance.cols,
+                                           found.instance.clues, tuple(meta.items())),
+                             found.grade)
+
+    plan = make_plan("cave", level="easy", size=(6, 6))
+    assert find_one(plan, 0) is not None
+    monkeypatch.setattr(gen, "attempt", wrong_answer)
+    with pytest.raises(RuntimeError, match="wrote an expect-solution that verify rejects"):
+        find_one(plan, 0)
