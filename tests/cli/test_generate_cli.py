@@ -111,10 +111,11 @@ def test_puzzle_options_reach_the_generator(tmp_path):
 
 
 def test_a_puzzle_that_outlasts_its_timeout_ends_the_run(tmp_path):
-    done = twinsolve("generate", "cave", "--size", "12x12", "--difficulty", "extreme",
+    # 20x20 extreme takes half a minute (benchmarks.generate_perf): far beyond 0.5 s.
+    done = twinsolve("generate", "cave", "--size", "20x20", "--difficulty", "extreme",
                      "--timeout", "0.5", "--out", "x", cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr.strip() == ("twinsolve: puzzle 1 of 1: no extreme 12x12 cave puzzle "
+    assert done.stderr.strip() == ("twinsolve: puzzle 1 of 1: no extreme 20x20 cave puzzle "
                                    "found within --timeout 0.5 s (seed 0)")
     assert not (tmp_path / "x").exists()
 

@@ -472,15 +472,22 @@ class SatSession:
         if self.traits.incremental or not self._used:
             self._solver.add_clause(list(clause))
 
-    def solve(self) -> bool | None:
-        """True (a model is ready), False (unsatisfiable), None (out of time)."""
+    def solve(self, assumptions: Sequence[int] = ()) -> bool | None:
+        """True (a model is ready), False (unsatisfiable), None (out of time).
+
+        `assumptions` hold for this call only: an incremental solver keeps what it
+        learnt for the next call (that is how one solver answers many questions).
+        A solver that is not incremental takes none (ValueError).
+        """
+        if assumptions and not self.traits.incremental:
+            raise ValueError(f"SAT solver {self.name} takes no assumptions (not incremental)")
         if not self.traits.incremental and self._used:
             self._collect_stats()
             self._free()
             self._solver = Solver(name=self.name, bootstrap_with=self._clauses)
         self._used = True
         self.stats.calls += 1
-        outcome = limited_solve(self._solver, self.traits, self.deadline)
+        outcome = limited_solve(self._solver, self.traits, self.deadline, assumptions)
         self._model = self._solver.get_model() if outcome else None
         return outcome
 

@@ -371,23 +371,37 @@ class Propagator:
         failed = True
         while failed:
             failed = False
+            # Literals that a trial since the last change fixed without a contradiction
+            # hold too: their own trial would reach less (the rules are monotone), so it
+            # is skipped. A removal makes the store stronger and clears the set.
+            consistent: set[tuple[int, int]] = set()
             for var in candidates(store):
                 for x in store.values(var) if order is None else order(store, var):
                     if store.is_fixed(var):
                         break
-                    if store.contains(var, x) and not self._holds(var, x):
+                    if (var, x) in consistent or not store.contains(var, x):
+                        continue
+                    if not self._holds(var, x, consistent):
                         failed = True
+                        consistent.clear()
                         store.remove(var, x)
                         self._fixpoint()  # its consequences now, so later probes see them
 
-    def _holds(self, var: int, x: int) -> bool:
-        """Whether `var = x` propagates without contradiction; the store is left as it was."""
+    def _holds(self, var: int, x: int, fixed: set[tuple[int, int]]) -> bool:
+        """Whether `var = x` propagates without contradiction; the store is left as it was.
+
+        When it does, the literals it fixed are added to `fixed`."""
         self.probes += 1
         store = self.store
         mark = store.mark()
         try:
             store.assign(var, x)
             self._fixpoint()
+            dom = store.dom
+            for v, _ in store.trail[mark:]:
+                m = dom[v]
+                if not m & (m - 1):
+                    fixed.add((v, m.bit_length() - 1))
             return True
         except Contradiction:
             self._reset()

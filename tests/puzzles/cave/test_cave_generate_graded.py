@@ -21,11 +21,12 @@ from twinsolve.generation.driver import find_one, make_plan
 from twinsolve.puzzles.cave import generate as gen
 from twinsolve.puzzles.cave import rules as cave
 
-BATCH = {"easy": (7, 7), "medium": (7, 7), "hard": (7, 7)}
+BATCH = {"easy": (7, 7), "medium": (7, 7), "hard": (7, 7), "extreme": (8, 8)}
 
 
-def _batch(level: str, seed: int, count: int = 2, symmetric: bool = False) -> list:
-    plan = make_plan("cave", level=level, size=BATCH[level], count=count, seed=seed,
+def _batch(level: str, seed: int, count: int = 2, symmetric: bool = False,
+           size: tuple[int, int] | None = None) -> list:
+    plan = make_plan("cave", level=level, size=size or BATCH[level], count=count, seed=seed,
                      symmetric=symmetric)
     return [find_one(plan, index) for index in range(count)]
 
@@ -55,11 +56,32 @@ def test_every_generated_puzzle_is_unique_for_two_backends_and_of_its_level(leve
 def test_levels_are_exact_and_puzzles_minimal_for_their_level(level):
     easier = gen.LEVELS[gen.LEVELS.index(level) - 1] if level != "easy" else None
     for puzzle in _batch(level, seed=5):
+        if level == "extreme":  # branching is needed, and no clue can go: all are needed
+            assert gen._deduce(puzzle, gen.TECHNIQUES)[0] is gen._Deduced.STUCK
+            assert gen.grade(puzzle).level == "extreme"
+            for clue in cave.clue_cells(puzzle):
+                fewer = _without(puzzle, clue.row, clue.col)
+                assert run(fewer, "sat", Limits(timeout=60, unique=True)).unique is False, clue
+            continue
         assert gen._deduce(puzzle, gen.LEVEL_TECHNIQUES[level])[0] is gen._Deduced.SOLVED
         if easier:
             assert gen._deduce(puzzle, gen.LEVEL_TECHNIQUES[easier])[0] is gen._Deduced.STUCK
         for clue in cave.clue_cells(puzzle):
             assert not gen._acceptable(_without(puzzle, clue.row, clue.col), level), clue
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_extreme_10x10_puzzles_are_unique_few_guesses_deep_and_symmetric_when_asked(
+        symmetric):
+    """The size the benchmark times: unique by sat, within the generator's node cap."""
+    for puzzle in _batch("extreme", seed=8, symmetric=symmetric, size=(10, 10)):
+        result = run(puzzle, "sat", Limits(timeout=60, unique=True))
+        assert (result.unique, result.verified) == (True, True)
+        cells = cave.clue_cells(puzzle)
+        if symmetric:
+            assert {(c.row, c.col) for c in cells} == \
+                {(9 - c.row, 9 - c.col) for c in cells}
+        assert json.loads(dict(puzzle.meta)["grade"])["nodes"] <= gen.GENERATED_NODES
 
 
 def test_a_shipped_extreme_puzzle_needs_branching_and_is_unique():

@@ -49,6 +49,11 @@ solution is met once (forbid-and-re-solve would pay a CP-SAT run per solution).
 Statistics: `nodes` = CP-SAT branches or SAT decisions; `cuts` and `rounds`
 (solver calls of the cut loop) beside them.
 
+Generating: `ClueOracle` answers "is the cave the only solution of these
+clues?" for one cave, question after question, in one incremental solver
+(clues behind selector literals, questions as assumptions); the generator
+(`generate.py`) asks it while it lifts clues.
+
 Exports: `sat_export` is the COMPLETE CNF (BFS layers for both connectivity
 constraints, no lazy cuts), so any model of the file decodes to a solution
 that passes `verify`; `cpsat_export` is the `cpsat` model.
@@ -56,7 +61,7 @@ that passes `verify`; `cpsat_export` is the `cpsat` model.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,11 +72,11 @@ from ...core.limits import Deadline, Limits, on_interrupt
 from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
 from ...models import cpsat_common, graph_constraints, sat_common
 from ...models.export import CnfExport
-from .rules import Instance, clue_cells, solution_from_inside
+from .rules import EMPTY, Instance, clue_cells, count_visible, solution_from_inside
 
 __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
            "sat_export", "cpsat_export", "build_cpsat", "build_sat", "Layout", "layout",
-           "CPSAT_METHODS", "SAT_METHODS"]
+           "CPSAT_METHODS", "SAT_METHODS", "ClueOracle"]
 
 CPSAT_METHODS = (*graph_constraints.METHODS, "lazy")
 SAT_METHODS = ("lazy", "layers")
@@ -416,8 +421,12 @@ def build_sat(instance: Instance, complete: bool = False
 
 
 def _sat_visibility(enc: sat_common.Encoding, inside: Sequence[int], arms: list[list[int]],
-                    number: int, at: tuple[int, int]) -> None:
-    """Each arm's see literals (its length in unary), summed by a unary adder == number-1."""
+                    number: int, at: tuple[int, int], guard: int | None = None) -> None:
+    """Each arm's see literals (its length in unary), summed by a unary adder == number-1.
+
+    With a `guard` literal, "== number-1" is required only when the guard is false
+    (the see literals and the adder are definitions: they hold either way)."""
+    unless = [] if guard is None else [guard]
     lengths = []
     for d, arm in enumerate(arms):
         seen: list[int] = []
@@ -438,9 +447,9 @@ def _sat_visibility(enc: sat_common.Encoding, inside: Sequence[int], arms: list[
                        at + ("all",))
     want = number - 1
     if want >= 1:
-        enc.add([total[want - 1]] if len(total) >= want else [])
+        enc.add(([total[want - 1]] if len(total) >= want else []) + unless)
     if len(total) > want:
-        enc.add([-total[want]])
+        enc.add([-total[want]] + unless)
 
 
 def _unary_add(enc: sat_common.Encoding, left: Sequence[int], right: Sequence[int], cap: int,
@@ -518,21 +527,151 @@ def _sat_loop(session: sat_common.SatSession, inside: list[int], lay: Layout, ta
               wanted: int | None) -> None:
     """Models of the CNF, cut until connected, each solution blocked after it is found."""
     while wanted is None or tally.found < wanted:
-        outcome = session.solve()
-        tally.rounds += 1
-        if not outcome:
+        outcome = _connected_model(session, inside, lay, tally)
+        if not isinstance(outcome, list):
             tally.complete = outcome is False
             tally.status = Status.UNSAT if outcome is False else Status.TIMEOUT
             return
+        tally.found += 1
+        tally.first = tally.first or outcome
+        session.add(_forbid(inside, outcome))
+    tally.complete = wanted == 1
+
+
+def _forbid(inside: Sequence[int], values: Sequence[bool]) -> list[int]:
+    """The clause "some cell differs from the shading `values`"."""
+    return [-lit if on else lit for lit, on in zip(inside, values, strict=True)]
+
+
+def _connected_model(session: sat_common.SatSession, inside: Sequence[int], lay: Layout,
+                     tally: _Tally, assumptions: Sequence[int] = ()) -> list[bool] | bool | None:
+    """The next connected shading without holes (its `inside` values), after as many
+    rounds of lazy cuts as it takes; False when there is none, None out of time.
+    The cuts hold in every solution, so they stay for later calls."""
+    while True:
+        outcome = session.solve(assumptions)
+        tally.rounds += 1
+        if not outcome:
+            return outcome
         model = session.model()
         values = [lit in model for lit in inside]
         cuts = _cuts(lay, values)
         for must_inside, must_outside in cuts:
             session.add([inside[v] for v in must_inside] + [-inside[v] for v in must_outside])
         tally.cuts += len(cuts)
-        if cuts:
-            continue
-        tally.found += 1
-        tally.first = tally.first or values
-        session.add([-lit if on else lit for lit, on in zip(inside, values, strict=True)])
-    tally.complete = wanted == 1
+        if not cuts:
+            return values
+
+
+# ---------------------------------------------------------------- clue choice (generating)
+
+_WITNESSES = 64  # second solutions an oracle keeps to answer later questions with
+
+
+class ClueOracle:
+    """Which clue sets of one cave leave it the only solution: one incremental solver.
+
+    The generator asks it dozens to hundreds of times per cave while it lifts
+    clues, so one CNF serves every question. Each inside cell of `cave` may
+    carry its clue (the count it sees in `cave`), switched on by a selector
+    literal that guards the clue's clauses ("inside" and "the arms add up to
+    clue - 1"; the arms' and the adder's definitions hold unguarded); a clue's
+    clauses are added the first time a question places it. The cave itself is
+    forbidden by one clause. Connectivity is left to lazy cuts without a root
+    (no cell is inside in every question's solutions), which hold in every
+    solution and so accumulate across questions; "an inside cell has an inside
+    neighbour" holds once a clue above 1 is chosen (`several`).
+
+    `other(cells)` solves with those cells' selectors assumed on and the rest
+    off: another solution, or None when the cave is the only one (UNSAT is a
+    proof). The last `_WITNESSES` other solutions are kept: one that satisfies
+    a later question's clues answers it at once. The yes/no never depends on
+    the solver or the cache; which other solution comes back may, so the
+    generator decides on the yes/no only.
+    """
+
+    def __init__(self, cave: Sequence[Sequence[bool]], solver: str = sat_common.DEFAULT_SOLVER
+                 ) -> None:
+        rows, cols = len(cave), len(cave[0])
+        self._shading = [[bool(cave[r][c]) for c in range(cols)] for r in range(rows)]
+        self._blank = Instance(rows, cols, tuple(tuple(EMPTY for _ in range(cols))
+                                                 for _ in range(rows)))
+        self._lay = layout(self._blank)  # no clue: no root, nothing required
+        self._enc = enc = sat_common.Encoding()
+        self._inside = inside = [enc.var("inside", v // cols, v % cols)
+                                 for v in range(rows * cols)]
+        enc.add(inside)  # some cell is inside (no clue may be chosen)
+        for clause in _implied_grid_clauses(self._lay, inside, lambda lit: -lit):
+            enc.add(clause)
+        outside = [-lit for lit in inside] + [enc.var("border")]
+        enc.clauses += graph_constraints.implied_clauses(outside, self._lay.outer,
+                                                         self._lay.border)
+        self._several = enc.var("several")  # two cells or more are inside
+        for v, near in enumerate(self._lay.inner):
+            enc.add([-self._several, -inside[v]] + [inside[u] for u in near])
+        enc.add(_forbid(inside, [cell for line in self._shading for cell in line]))
+        self._session = sat_common.SatSession(solver, enc.clauses, Deadline(None))
+        self._selector: dict[tuple[int, int], int] = {}
+        self._numbers = {cell: count_visible(self._shading, *cell) for cell in self.cells}
+        self._witnesses: list[list[list[bool]]] = []  # second solutions found, newest first
+        self.questions = 0
+
+    @property
+    def cells(self) -> list[tuple[int, int]]:
+        """The cells that may carry a clue (the inside ones), in row-major order."""
+        return [(r, c) for r, line in enumerate(self._shading) for c, on in enumerate(line) if on]
+
+    def _selector_of(self, cell: tuple[int, int]) -> int:
+        """The clue's selector, its clauses added at the first question that places it
+        (a 20x20 cave has 240 clues of up to 30 cells per arm; most are never asked)."""
+        chosen = self._selector.get(cell)
+        if chosen is not None:
+            return chosen
+        if cell not in self._numbers:
+            raise ValueError(f"no clue of the cave at {cell}")
+        r, c = cell
+        enc, before = self._enc, len(self._enc.clauses)
+        number = self._numbers[cell]
+        chosen = self._selector[cell] = enc.var("clue", r, c)
+        enc.add([-chosen, self._inside[r * self._lay.cols + c]])
+        if number > 1:
+            enc.add([-chosen, self._several])
+        _sat_visibility(enc, self._inside, _arms(self._blank, r, c, number), number, cell,
+                        guard=-chosen)
+        for clause in enc.clauses[before:]:
+            self._session.add(clause)
+        return chosen
+
+    def other(self, cells: Iterable[tuple[int, int]]) -> list[list[bool]] | None:
+        """A solution other than the cave when exactly `cells` carry their clues, or None.
+
+        A second solution found for an earlier question answers a later one whose
+        clues it satisfies too, without the solver: while clues are lifted one at a
+        time, most questions are "does this clue still matter?", and the last
+        witness usually says yes.
+        """
+        cells = set(cells)
+        chosen = {self._selector_of(cell) for cell in cells}
+        self.questions += 1
+        for shading in self._witnesses:
+            if all(shading[r][c] and count_visible(shading, r, c) == self._numbers[(r, c)]
+                   for r, c in cells):
+                return shading
+        assumptions = [lit if lit in chosen else -lit for lit in self._selector.values()]
+        found = _connected_model(self._session, self._inside, self._lay, _Tally(), assumptions)
+        if not isinstance(found, list):
+            return None
+        cols = self._lay.cols
+        shading = [found[r * cols:(r + 1) * cols] for r in range(self._lay.rows)]
+        self._witnesses.insert(0, shading)
+        del self._witnesses[_WITNESSES:]
+        return shading
+
+    def close(self) -> None:
+        self._session.close(stats=False)
+
+    def __enter__(self) -> ClueOracle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
