@@ -43,6 +43,7 @@ from rich.text import Text
 
 from . import __version__
 from .core.errors import InstanceError, UsageError
+from .core.generation import FLAG_OPTIONS
 from .core.instance_file import ascii_int
 from .core.limits import MAX_SEED, Limits, seconds_problem
 from .core.registry import generator as registry_generator
@@ -419,8 +420,7 @@ def _progress(console: Console, label: str, total: int, quiet: bool):
 def cmd_generate(args: argparse.Namespace, console: Console) -> int:
     from .generation.driver import generate, make_plan, write
 
-    options = {name: getattr(args, name)
-               for name in ("presses", "flips", "pieces", "length", "modulus", "variant")}
+    options = {name: getattr(args, name) for name in FLAG_OPTIONS}
     for name, value in args.option:
         if options.get(name) is not None:
             raise UsageError(f"generate: option {name} given twice")

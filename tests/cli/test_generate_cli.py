@@ -141,3 +141,12 @@ def test_the_progress_bar_shows_in_a_terminal_only(tmp_path):
     assert b"generate medium 6x6 cave puzzles" in seen and b"/3" in seen
     piped = twinsolve(*GENERATE, "--out", "piped", cwd=tmp_path)
     assert piped.stderr == ""
+
+
+def test_an_option_error_names_the_option_as_the_user_gives_it(tmp_path):
+    done = twinsolve("generate", "jugs", "--option", "jugs=9", "--out", "j", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip() == "twinsolve: --option jugs must be a whole number 2..4, got 9"
+    done = twinsolve("generate", "jugs", "--length", "0", "--out", "j", cwd=tmp_path)
+    assert done.returncode == 2 and "--length must be a whole number" in done.stderr
+    assert not (tmp_path / "j").exists()

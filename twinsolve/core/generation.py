@@ -38,7 +38,20 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Request", "Grade", "Generated", "evidence_text"]
+__all__ = ["Request", "Grade", "Generated", "evidence_text", "FLAG_OPTIONS", "spelled"]
+
+# The request options `twinsolve generate` takes as flags of their own (`--length 7`);
+# every other one is given as `--option NAME=VALUE`.
+FLAG_OPTIONS = ("presses", "flips", "pieces", "length", "modulus", "variant")
+
+
+def spelled(name: str) -> str:
+    """How a user gives option `name` on the command line, for error messages.
+
+    >>> spelled("length"), spelled("jugs")
+    ('--length', '--option jugs')
+    """
+    return f"--{name}" if name in FLAG_OPTIONS else f"--option {name}"
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import UsageError
-from ..core.generation import Generated, Grade, Request
+from ..core.generation import Generated, Grade, Request, spelled
 from .bfs import bfs, bfs_distances
 from .layers import PathCount, shortest
 from .statespace import StateSpace
@@ -271,7 +271,8 @@ def whole_option(request: Request, name: str, low: int, high: int) -> int | None
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise UsageError(f"--{name} must be a whole number {low}..{high}, got {value!r}")
+        raise UsageError(f"{spelled(name)} must be a whole number {low}..{high}, "
+                         f"got {value!r}")
     return value
 
 

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import UsageError
-from ...core.generation import Generated, Grade, Request
+from ...core.generation import Generated, Grade, Request, spelled
 from ...core.limits import Limits
 from ...core.result import Status
 from ...core.run import run
@@ -267,7 +267,7 @@ def _whole_option(request: Request, name: str, default: int | None) -> int | Non
     if isinstance(value, str) and value.isdecimal():
         value = int(value)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise UsageError(f"--{name} must be a whole number, got {value!r}")
+        raise UsageError(f"{spelled(name)} must be a whole number, got {value!r}")
     return value
 
 

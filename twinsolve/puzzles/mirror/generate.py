@@ -90,7 +90,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import UsageError
-from ...core.generation import Generated, Grade, Request
+from ...core.generation import Generated, Grade, Request, spelled
 from ...core.limits import Limits
 from ...core.result import Status
 from ...core.run import run
@@ -375,9 +375,9 @@ def _whole(request: Request, name: str, default: int | None, least: int) -> int 
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"--{name} must be a whole number, got {value!r}")
+        raise UsageError(f"{spelled(name)} must be a whole number, got {value!r}")
     if value < least:
-        raise UsageError(f"--{name} must be at least {least}, got {value}")
+        raise UsageError(f"{spelled(name)} must be at least {least}, got {value}")
     return value
 
 
@@ -395,7 +395,7 @@ def _spec(request: Request) -> _Spec:
                          f"{MAX_GENERATED_SIDE} cells, not {rows}x{cols}")
     goal = request.option("goal", "any")
     if goal not in ("any", "all"):
-        raise UsageError(f"--goal must be 'any' or 'all', got {goal!r}")
+        raise UsageError(f"{spelled('goal')} must be 'any' or 'all', got {goal!r}")
     lasers = _whole(request, "lasers", 1, 1)
     flips = _whole(request, "flips", None, 1)
     spec = _Spec(request.level, rows, cols, flips, Goal(goal), lasers, 0)
