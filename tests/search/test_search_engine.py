@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from twinsolve.search import bfs as bfs_module
 from twinsolve.search import costs as costs_module
+from twinsolve.search import fields as fields_module
 from twinsolve.search import grid as grid_module
 from twinsolve.search import propagate as propagate_module
 from twinsolve.search import statespace as statespace_module
@@ -32,7 +33,7 @@ from twinsolve.search.statespace import LimitHit, StateSpace
 
 
 @pytest.mark.parametrize("module", [statespace_module, bfs_module, costs_module, grid_module,
-                                    propagate_module])
+                                    fields_module, propagate_module])
 def test_docstring_examples(module):
     failed, attempted = doctest.testmod(module)
     assert attempted > 0 and failed == 0

@@ -255,7 +255,7 @@ class Grid:
         is_open = self.open
         return [w for w in self.neighbours[i] if is_open[w]]
 
-    def _allowed(self, within: Iterable[int] | Mask | None) -> Mask:
+    def allowed(self, within: Iterable[int] | Mask | None) -> Mask:
         """The mask of cells the graph algorithms may use: open, and in `within` if given."""
         if within is None:
             return self.open
@@ -285,7 +285,7 @@ class Grid:
         Sources that are closed (or outside `within`) are ignored. With `max_dist`,
         cells farther than that stay -1.
         """
-        return graph.distances(self.neighbours, sources, self._allowed(within), max_dist)
+        return graph.distances(self.neighbours, sources, self.allowed(within), max_dist)
 
     def shortest_path(
         self, source: int, target: int, *, within: Iterable[int] | Mask | None = None
@@ -297,7 +297,7 @@ class Grid:
         self, source: int, targets: Iterable[int], *, within: Iterable[int] | Mask | None = None
     ) -> list[int] | None:
         """A shortest path (cell list) from `source` to the nearest open target, or None."""
-        allowed = self._allowed(within)
+        allowed = self.allowed(within)
         goal = bytearray(self.size)
         for t in targets:
             goal[t] = allowed[t]
@@ -339,7 +339,7 @@ class Grid:
 
     def component_labels(self, within: Iterable[int] | Mask | None = None) -> list[int]:
         """A label 0, 1, ... per open cell (numbered in order of first cell), -1 elsewhere."""
-        return graph.component_labels(self.neighbours, self._allowed(within))
+        return graph.component_labels(self.neighbours, self.allowed(within))
 
     def components(self, within: Iterable[int] | Mask | None = None) -> list[list[int]]:
         """The connected components of open cells, each sorted, ordered by first cell."""
@@ -358,7 +358,7 @@ class Grid:
         than the root is a cut vertex iff it cuts some cell off from the root,
         the root iff it has two or more DFS children.
         """
-        allowed = self._allowed(within)
+        allowed = self.allowed(within)
         lowlink = LowLink(self.neighbours)
         cut = bytearray(self.size)
         for root in range(self.size):
