@@ -182,3 +182,17 @@ def first_generated(module: Any, request: Any, seed: str, tries: int = 60) -> An
         if found is not None:
             return found
     pytest.fail(f"no {request.level} puzzle in {tries} attempts for {request}")
+
+
+def serpentine_lines(side: int) -> list[str]:
+    """A side x side map whose open cells form one snake: full rows joined by one open
+    cell at alternating ends (a DFS as deep as the grid is big; tests of recursion)."""
+    lines = []
+    for r in range(side):
+        if r % 2 == 0:
+            lines.append("." * side)
+        elif r % 4 == 1:
+            lines.append("#" * (side - 1) + ".")
+        else:
+            lines.append("." + "#" * (side - 1))
+    return lines

@@ -17,6 +17,7 @@ from itertools import pairwise
 
 import networkx as nx
 import pytest
+from conftest import serpentine_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -324,15 +325,7 @@ def test_dfs_order_equals_networkx_dfs_preorder_in_neighbour_order(case, data):
 
 def serpentine(side: int) -> tuple[Grid, list[int]]:
     """A side x side grid whose open cells form one snake, and the snake from cell 0."""
-    rows = []
-    for r in range(side):
-        if r % 2 == 0:
-            rows.append("." * side)
-        elif r % 4 == 1:
-            rows.append("#" * (side - 1) + ".")
-        else:
-            rows.append("." + "#" * (side - 1))
-    grid = Grid.from_strings(rows)
+    grid = Grid.from_strings(serpentine_lines(side))
     snake = []
     for r in range(0, side, 2):
         cells = [r * side + c for c in range(side)]

@@ -16,6 +16,7 @@ import random
 
 import networkx as nx
 import pytest
+from conftest import serpentine_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -161,16 +162,8 @@ def test_grid_neighbour_order_and_tables():
 
 def test_grid_deep_articulation_no_recursion():
     # A 99x99 serpentine corridor: a DFS 5000 cells deep, every inner corridor cell is a cut.
-    rows = cols = 99
-    lines = []
-    for r in range(rows):
-        if r % 2 == 0:
-            lines.append("." * cols)
-        elif r % 4 == 1:
-            lines.append("#" * (cols - 1) + ".")
-        else:
-            lines.append("." + "#" * (cols - 1))
-    grid = Grid.from_strings(lines)
+    rows = 99
+    grid = Grid.from_strings(serpentine_lines(rows))
     g = grid_graph(grid)
     assert nx.is_connected(g)
     aps = grid.articulation_points()

@@ -54,7 +54,7 @@ References: Dijkstra (1959); Hart, Nilsson and Raphael (1968) for A*.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heappush
 from itertools import compress
@@ -370,29 +370,33 @@ class FieldCache:
 
     def field(self, origin: int) -> tuple[int, ...]:
         """The cost field from `origin` (see `cost_field`), computed once."""
-        self._current()
-        found = self._fields.get(origin)
-        if found is not None:
-            self.hits += 1
-            return found
-        self.misses += 1
-        search = cost_field_search(self.grid, [origin], self.cost, within=self.within)
-        self.nodes += search.nodes
-        found = self._fields[origin] = tuple(search.costs)
-        return found
+        return self._cached(self._fields, origin, self._cost_field)
 
     def bfs(self, origin: int) -> tuple[int, ...]:
         """Moves from `origin` to every cell (see `Grid.distances`), computed once."""
+        return self._cached(self._distances, origin, self._distances_from)
+
+    def _cached(self, table: dict[int, tuple[int, ...]], origin: int,
+                compute: Callable[[int], tuple[list[int], int]]) -> tuple[int, ...]:
+        """`table[origin]`, computed by `compute(origin) -> (values, nodes)` on a miss."""
         self._current()
-        found = self._distances.get(origin)
+        found = table.get(origin)
         if found is not None:
             self.hits += 1
             return found
         self.misses += 1
-        dist = self.grid.distances([origin], within=self.within)
-        self.nodes += len(dist) - dist.count(UNREACHABLE)
-        found = self._distances[origin] = tuple(dist)
+        values, nodes = compute(origin)
+        self.nodes += nodes
+        found = table[origin] = tuple(values)
         return found
+
+    def _cost_field(self, origin: int) -> tuple[list[int], int]:
+        search = cost_field_search(self.grid, [origin], self.cost, within=self.within)
+        return search.costs, search.nodes
+
+    def _distances_from(self, origin: int) -> tuple[list[int], int]:
+        dist = self.grid.distances([origin], within=self.within)
+        return dist, len(dist) - dist.count(UNREACHABLE)
 
     def articulation_points(self) -> tuple[int, ...]:
         """The cut cells of the usable cells (see `Grid.articulation_points`), computed once."""
