@@ -10,7 +10,9 @@ inside functions included) is resolved to a twinsolve module and checked:
   puzzles only through the registry: they import nothing from `puzzles/`;
 - `core/`, the contracts, imports nothing above it: no puzzle, engine, library,
   harness or back-end (the registry names the puzzle folders as strings and
-  imports them with `importlib`, which is no import statement).
+  imports them with `importlib`, which is no import statement);
+- `robots/`, the stealth game, imports only `core/` and `search/` (the robots
+  plan with the engine), and nothing below it imports the game.
 A failure names the file, the line and the import.
 """
 
@@ -72,6 +74,10 @@ def _broken_rules(path: Path) -> list[str]:
         elif mine[:1] == ("core",) and theirs[:1] in (
                 ("puzzles",), ("search",), ("models",), ("bench",), ("backends",)):
             problems.append(f"{where} (core imports nothing above it)")
+        elif mine[:1] == ("robots",) and theirs[:1] not in (("core",), ("search",), ("robots",)):
+            problems.append(f"{where} (the robots use the engine and core only)")
+        elif mine[:1] in (("search",), ("models",), ("core",)) and theirs[:1] == ("robots",):
+            problems.append(f"{where} (the engine and the library know no game)")
         if me.endswith(".rules") and mine[:1] == ("puzzles",) and theirs[:1] != ("core",) \
                 and theirs != mine:
             problems.append(f"{where} (a puzzle's rules import only core)")
@@ -105,3 +111,13 @@ def test_the_checker_keeps_core_below_everything(tmp_path, monkeypatch):
     assert _broken_rules(fake / "leaky.py") == [
         "twinsolve/core/leaky.py:2: imports twinsolve.puzzles.cave.puzzlink "
         "(core imports nothing above it)"]
+
+
+def test_the_checker_keeps_the_robots_on_the_engine(tmp_path, monkeypatch):
+    fake = tmp_path / "twinsolve" / "robots"
+    fake.mkdir(parents=True)
+    (fake / "leaky.py").write_text("from ..search import fields\nfrom ..models import planning\n")
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    assert _broken_rules(fake / "leaky.py") == [
+        "twinsolve/robots/leaky.py:2: imports twinsolve.models.planning "
+        "(the robots use the engine and core only)"]
