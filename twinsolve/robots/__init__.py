@@ -2,5 +2,7 @@
 
 The robots plan only with the engine (`twinsolve.search`): this package is its
 second user after the puzzles' hand-written solvers. `level` reads and writes
-the level files (`instances/robots/`).
+the level files; `game` holds the rules of a turn (player actions, doors,
+sight, footsteps, EMP, undo, the skill point, capture, winning, time), with
+each robot's decisions left to a brain the rules call.
 """
