@@ -281,3 +281,15 @@ def test_run_refuses_before_solving_even_when_unsupported():
         run(board, None)
     with pytest.raises(UsageError, match="has no option 'probe'"):  # options from Limits too
         twinsolve.solve(board, "hand", options={"probe": False})
+
+
+def test_a_stealth_game_level_is_passed_by_in_a_folder_and_refused_as_an_instance(tmp_path):
+    folder = tmp_path / "levels"
+    folder.mkdir()
+    level = folder / "one.txt"
+    level.write_text("robots 1 2\nPE\n")
+    found = collect([folder])
+    assert found.found == [] and found.notes == [] and found.invalid == []
+    named = collect([level])
+    assert named.invalid == [f"{level}:1:1: 'robots' is a level of the stealth game "
+                             "(twinsolve.robots), no puzzle instance"]

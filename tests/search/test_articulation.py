@@ -137,3 +137,27 @@ def test_deep_corridor_needs_no_recursion():
     size = sum(grid.open)
     assert len(cuts) == size - 2  # all but the two ends
     assert max(map(lowlink.cut_off, cuts)) == size - 2 and lowlink.cut_off(far_end) == 0
+
+
+@settings(max_examples=100)
+@given(rows=st.integers(1, 8), cols=st.integers(1, 8), blocked=st.floats(0.0, 0.45),
+       seed=st.integers(0, 10_000))
+def test_separators_are_the_cells_whose_removal_cuts_target_from_source(rows, cols, blocked,
+                                                                         seed):
+    rng = random.Random(seed)
+    grid = Grid(rows, cols, [i for i in range(rows * cols) if rng.random() < blocked])
+    open_cells = grid.open_cells()
+    if len(open_cells) < 2:
+        return
+    source, target = rng.sample(open_cells, 2)
+    g = table_graph(grid.neighbours, list(grid.open))
+    expected = []
+    if nx.has_path(g, source, target):
+        for v in sorted(g.nodes):
+            if v in (source, target):
+                continue
+            h = g.copy()
+            h.remove_node(v)
+            if not nx.has_path(h, source, target):
+                expected.append(v)
+    assert grid.separators(source, target) == expected

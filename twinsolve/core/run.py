@@ -37,8 +37,16 @@ def parse_text(text: str, source: str | None = None) -> Any:
     return entry.rules.parse(text, source)
 
 
+# Headers of files that belong to the project but are no puzzle instance: the stealth
+# game's levels (`instances/robots/`, read by `twinsolve.robots.level`). A folder walk
+# (`core.sources`) passes them by without a note; named as an instance, they are refused.
+GAME_HEADERS = ("robots",)
+
+
 def _unknown_puzzle(word: str) -> str:
     """`unknown puzzle 'Cave' in header; did you mean 'cave'? (puzzles: ...)`."""
+    if word in GAME_HEADERS:
+        return f"{word!r} is a level of the stealth game (twinsolve.robots), no puzzle instance"
     names = [entry.name for entry in puzzles()]
     close = [name for name in names if name == word.lower()]
     close = close or difflib.get_close_matches(word.lower(), names, n=1)

@@ -14,7 +14,8 @@ source or file becomes one line of `invalid` (`FILE:LINE:COL: problem`), so a
 user fixes every file in one go. Files reached through a folder that are not
 instances at all are skipped with a line in `notes`: a `.txt` whose header
 word names no puzzle (a README, a table of figures) and a `.json` that is
-not a puzzlekit dataset (no `"data"` object). A `.txt` whose header does name
+not a puzzlekit dataset (no `"data"` object); the stealth game's levels
+(`GAME_HEADERS`) are passed by without a note. A `.txt` whose header does name
 a puzzle is an instance, however broken, and so is a JSON file that cannot be
 read as JSON. Named directly, a file is always meant as an instance: any
 problem is invalid.
@@ -48,7 +49,7 @@ from . import registry
 from .errors import InstanceError, UsageError
 from .instance_file import header_words, read_text
 from .json_text import parse_json
-from .run import file_problem, parse_text
+from .run import GAME_HEADERS, file_problem, parse_text
 
 __all__ = ["Found", "Collection", "collect", "instances", "is_url", "load_source", "printable"]
 
@@ -149,6 +150,8 @@ def _instance_file(path: Path, source: str, through_folder: bool) -> Any:
         words = header_words(text)
         if not words:
             raise _Skip(f"{source}: skipped, not an instance (no header line)")
+        if words[0] in GAME_HEADERS:
+            raise _Skip("")
         if not _names_a_puzzle(words):
             raise _Skip(f"{source}: skipped, not an instance ({words[0][:30]!r} is no "
                         "puzzle's name)")
@@ -190,7 +193,8 @@ def _collect_file(path: Path, task_path: str, gather: _Gather, through_folder: b
         else:
             gather.add(source, _instance_file(path, source, through_folder), task_path)
     except _Skip as skipped:
-        gather.note(str(skipped))
+        if str(skipped):
+            gather.note(str(skipped))
     except (InstanceError, UsageError) as exc:
         gather.bad(exc)
 

@@ -370,6 +370,26 @@ class Grid:
                 cut[root] = 1
         return [i for i in range(self.size) if cut[i]]
 
+    def separators(self, source: int, target: int,
+                   within: Iterable[int] | Mask | None = None) -> list[int]:
+        """The cells other than `source` and `target` whose removal cuts `target` off from
+        `source`, sorted ascending ([] when no path joins them, or when nothing cuts it).
+
+        One `LowLink` run from `source` with only `target` marked: a cell separates
+        them exactly when it cuts a marked cell off from the root.
+
+        >>> Grid.from_strings(["..#", "...", "#.."]).separators(0, 8)
+        [4]
+        """
+        allowed = self.allowed(within)
+        if not (allowed[source] and allowed[target]) or source == target:
+            return []
+        state = bytearray(allowed)  # 0 blocked, 1 open, 2 the target
+        state[target] = 2
+        lowlink = LowLink(self.neighbours)
+        cuts = lowlink.run(state, source, blocked=0, marked=2)
+        return sorted(cell for cell in cuts if cell != target)
+
     # -- line of sight ---------------------------------------------------------------------
 
     def line_of_sight(
