@@ -212,6 +212,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"seconds per file (default {SOLVE_TIMEOUT:g})")
     grade.add_argument("--json", action="store_true", help="one JSON object per line")
 
+    play = commands.add_parser("play", help="play a stealth-game level without a terminal")
+    play.add_argument("level", metavar="LEVEL", help="a level file (instances/robots/)")
+    who = play.add_mutually_exclusive_group(required=True)
+    who.add_argument("--moves", metavar="M", help="the player's actions: R D L U move, W wait, "
+                                                  "X release an EMP, Z undo")
+    who.add_argument("--player", choices=("greedy", "evasive"),
+                     help="a scripted player instead (plays until the game ends)")
+    play.add_argument("--seed", type=_seed, metavar="S",
+                      help="the game's random seed (default: the level's)")
+    play.add_argument("--json", action="store_true", help="one JSON object per turn")
+
     importer = commands.add_parser("import", help="puzz.link URLs and puzzlekit datasets to files")
     importer.add_argument("source", metavar="SOURCE", help="a puzz.link URL or a dataset .json")
     importer.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
@@ -482,6 +493,24 @@ def _one_instance(source: str) -> tuple[str, Any]:
     return found[0]
 
 
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    from .robots import play
+
+    level = play.load(args.level)
+    game = play.new_game(level, args.seed)
+    actions = play.moves_of(args.moves) if args.moves is not None else \
+        play.scripted(game, args.player, level.turns)
+    for turn in play.turns(game, actions):
+        if args.json:
+            print(json.dumps(turn, separators=(",", ":")))
+            continue
+        events = ", ".join(turn["events"]) or "-"
+        console.print(f"tick {turn['tick']:>4}  {turn['action']}  player "
+                      f"{tuple(turn['player'])}  shards left {turn['shards_left']}  "
+                      f"events {events}  {turn['outcome']}", markup=False)
+    return 0
+
+
 def cmd_import(args: argparse.Namespace, console: Console) -> int:
     from .core.imports import import_source
 
@@ -513,7 +542,7 @@ def cmd_export(args: argparse.Namespace, console: Console) -> int:
 
 _COMMANDS = {"list": lambda args, console: cmd_list(console), "solve": cmd_solve,
              "bench": cmd_bench, "report": cmd_report, "generate": cmd_generate,
-             "grade": cmd_grade, "import": cmd_import,
+             "grade": cmd_grade, "play": cmd_play, "import": cmd_import,
              "export": cmd_export}
 
 

@@ -127,6 +127,7 @@ class Game:
         self._walls = [r * cols + c for r in range(level.rows) for c in range(cols)
                        if level.tiles[r][c] is Tile.WALL]
         self._doors = [(d.cell[0] * cols + d.cell[1], d) for d in level.doors]
+        self.door_cells = [cell for cell, _ in self._doors]
         self.tiles = [tile for row in level.tiles for tile in row]
         self.exit = level.exit[0] * cols + level.exit[1]
         self.rng = random.Random(level.seed if seed is None else seed)

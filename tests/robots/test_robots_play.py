@@ -1,0 +1,121 @@
+"""Playing without a terminal: `twinsolve play LEVEL --moves M --json` and the scripted
+players, deterministic to the byte; the robots' searches equal networkx's on the shipped
+levels across door ticks; and the robots carry no search loop of their own."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+
+import networkx as nx
+import pytest
+from conftest import ROOT
+
+from twinsolve.robots import play
+from twinsolve.robots.ai import costs
+from twinsolve.robots.game import Outcome
+from twinsolve.search.fields import astar_path, cost_field
+
+LEVELS = sorted((ROOT / "instances" / "robots").glob("*.txt"))
+
+
+def twinsolve(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
+                          text=True, timeout=300, cwd=cwd)
+
+
+def test_the_same_level_seed_and_moves_give_the_same_json_twice():
+    level = str(LEVELS[1])
+    runs = [twinsolve("play", level, "--moves", "RRDDLLWWXZUURR", "--seed", "5", "--json")
+            for _ in range(2)]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout
+    records = [json.loads(line) for line in runs[0].stdout.splitlines()]
+    assert [record["tick"] for record in records][:3] == [0, 1, 2]
+    first = records[0]
+    assert set(first) == {"tick", "action", "player", "shards_left", "exit_open", "robots",
+                          "doors", "events", "outcome"}
+    assert set(first["robots"][0]) == {"kind", "cell", "state", "intent", "target", "path",
+                                       "visited", "nodes", "stunned"}
+
+
+def test_a_scripted_player_plays_a_level_to_its_end():
+    done = twinsolve("play", str(LEVELS[0]), "--player", "greedy", "--json")
+    assert done.returncode == 0, done.stderr
+    last = json.loads(done.stdout.splitlines()[-1])
+    assert last["outcome"] in {"won", "captured", "timeout"}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--moves", "RRQ"], "--moves: character 3 is 'Q', not an action"),
+    (["--moves", "R", "--seed", "-1"], "seed"),
+])
+def test_bad_arguments_end_with_one_line_and_exit_2(args, words):
+    done = twinsolve("play", str(LEVELS[0]), *args)
+    assert done.returncode == 2 and words in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_a_bad_level_file_names_its_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("robots 1 3\nP?E\n")
+    done = twinsolve("play", str(bad), "--moves", "R")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (f"twinsolve: {bad}:2:2: unknown map character '?' (the map "
+                                   "uses '#', '.', 'g', 'r', 'D', '*', 'C', 'E', 'H', 'I', 'P', "
+                                   "'S', 'e', 'k')")
+    assert bad.read_text() == "robots 1 3\nP?E\n"
+
+
+def _graph(game):
+    g = nx.DiGraph()
+    grid, cost = game.grid, costs(game, game.state.tick, game.state.alarms)
+    for v in range(grid.size):
+        if grid.is_open(v):
+            g.add_node(v)
+            for w in grid.neighbours[v]:
+                if grid.is_open(w):
+                    g.add_edge(v, w, weight=cost[w])
+    return g, cost
+
+
+@pytest.mark.parametrize("path", LEVELS, ids=lambda p: p.name)
+def test_the_robots_searches_equal_networkx_across_door_ticks(path):
+    game = play.new_game(play.load(path))
+    for record in play.turns(game, play.scripted(game, "evasive", 12)):
+        if game.state.outcome is not Outcome.PLAYING:
+            break
+        g, cost = _graph(game)
+        undirected = g.to_undirected()
+        assert sorted(game.grid.articulation_points()) == sorted(nx.articulation_points(
+            undirected))
+        for body in game.state.robots:
+            field = cost_field(game.grid, [body.cell], cost)
+            expected = nx.single_source_dijkstra_path_length(g, body.cell)
+            assert {v: d for v, d in enumerate(field) if d >= 0} == expected
+            found = astar_path(game.grid, body.cell, game.state.player, cost)
+            if game.state.player in expected:
+                assert found is not None and found.cost == expected[game.state.player]
+            else:
+                assert found is None
+        assert record["tick"] + 1 == game.state.tick
+
+
+def test_the_robots_carry_no_search_loop_of_their_own():
+    """No deque or heap frontier under twinsolve/robots: every search is the engine's."""
+    for source in sorted((ROOT / "twinsolve" / "robots").glob("*.py")):
+        tree = ast.parse(source.read_text(), str(source))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module in ("collections", "heapq",
+                                                                     "queue"):
+                names = {alias.name for alias in node.names}
+                assert node.module != "heapq" and "deque" not in names, \
+                    f"{source.name}:{node.lineno} imports a search frontier"
+            if isinstance(node, ast.Import):
+                assert not {alias.name for alias in node.names} & {"heapq", "queue"}, \
+                    f"{source.name}:{node.lineno} imports a search frontier"
+            if isinstance(node, ast.Attribute) and node.attr in ("heappush", "heappop",
+                                                                 "popleft", "deque"):
+                pytest.fail(f"{source.name}:{node.lineno} uses {node.attr}")

@@ -1,0 +1,106 @@
+"""Playing a level without a terminal: a move string or a scripted player, a record per turn.
+
+`load(path)` reads a level file (the project's one-line errors); `new_game`
+sets the four robots' planner on it; `turns(game, actions)` plays and yields
+one record per turn, the JSON object `twinsolve play LEVEL --moves M --json`
+prints per line: tick (the tick the turn was played on), action, player,
+shards left, exit open, robots (kind, cell, state, intent, target, planned
+path, the cells its search visited this turn, search nodes, stunned turns),
+doors (cell, open on the next tick), events and outcome. Cells are [row,
+col]. The same level, seed and moves give the same records, byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ..core.errors import InstanceError, UsageError
+from ..core.instance_file import read_text
+from ..core.run import file_problem
+from .ai import Planner
+from .game import ACTIONS, Game, Outcome
+from .level import Level, parse
+from .players import PLAYERS
+
+__all__ = ["load", "new_game", "turns", "record", "moves_of", "scripted"]
+
+
+def load(path: str | os.PathLike[str]) -> Level:
+    """The level in the file at `path`; `InstanceError` naming the file otherwise."""
+    source = str(path)
+    problem = file_problem(path)
+    if problem:
+        raise InstanceError(source, None, None, problem)
+    return parse(read_text(path, source), source)
+
+
+def new_game(level: Level, seed: int | None = None) -> Game:
+    """A game of `level` whose robots think with one shared `Planner`."""
+    game = Game(level, [_unset] * len(level.robots), seed)
+    game.brains = Planner(game).brains()
+    return game
+
+
+def _unset(game: Game, view: Any) -> int:  # replaced before the first turn
+    raise RuntimeError("the planner's brains were not set")
+
+
+def moves_of(text: str) -> str:
+    """The actions of a move string (spaces and commas ignored); `UsageError` naming the
+    first character that is no action."""
+    actions = []
+    for position, char in enumerate(text, start=1):
+        if char in " ,":
+            continue
+        if char.upper() not in ACTIONS:
+            raise UsageError(f"--moves: character {position} is {char!r}, not an action "
+                             f"({', '.join(ACTIONS)}: right, down, left, up, wait, EMP, undo)")
+        actions.append(char.upper())
+    return "".join(actions)
+
+
+def scripted(game: Game, name: str, limit: int) -> Iterator[str]:
+    """The actions of scripted player `name`, at most `limit` of them."""
+    player = PLAYERS[name]
+    for _ in range(limit):
+        if game.state.outcome is not Outcome.PLAYING:
+            return
+        yield player(game)
+
+
+def _cell(game: Game, index: int | None) -> list[int] | None:
+    return None if index is None else list(divmod(index, game.level.cols))
+
+
+def record(game: Game, tick: int, action: str, events: list[str]) -> dict[str, Any]:
+    """The JSON-ready record of the turn just played (module docstring)."""
+    state = game.state
+    robots = []
+    for body in state.robots:
+        mind = body.mind
+        robots.append({
+            "kind": body.kind.name.lower(), "cell": _cell(game, body.cell),
+            "state": mind.mode.value, "intent": mind.intent,
+            "target": _cell(game, mind.target),
+            "path": [_cell(game, v) for v in mind.path],
+            "visited": [_cell(game, v) for v in mind.visited],
+            "nodes": mind.nodes, "stunned": body.stunned})
+    cols = game.level.cols
+    doors = [{"cell": [cell // cols, cell % cols], "open": game.grid.is_open(cell)}
+             for cell in game.door_cells]
+    return {"tick": tick, "action": action, "player": _cell(game, state.player),
+            "shards_left": len(state.shards), "exit_open": game.exit_open(),
+            "robots": robots, "doors": doors, "events": events,
+            "outcome": state.outcome.value}
+
+
+def turns(game: Game, actions: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """Play `actions` in turn until the game ends; one record per turn played."""
+    for action in actions:
+        if game.state.outcome is not Outcome.PLAYING:
+            return
+        tick = game.state.tick
+        events = game.play(action)
+        yield record(game, tick, action, events)
