@@ -48,8 +48,8 @@ from ..search.grid import Grid
 from .game import ALARM_TURNS, Brain, Game, RobotBody, View
 from .level import RobotKind, Tile
 
-__all__ = ["Mode", "Mind", "Planner", "costs", "LOOKAHEAD", "SWEEP_TURNS", "RING_RADIUS",
-           "INTENTS"]
+__all__ = ["Mode", "Mind", "Planner", "costs", "random_walk", "LOOKAHEAD", "SWEEP_TURNS",
+           "RING_RADIUS", "INTENTS"]
 
 LOOKAHEAD = 4
 SWEEP_TURNS = 14
@@ -282,3 +282,11 @@ class Planner:
         mind.nodes += found.nodes
         return found.cells[1]
 
+
+def random_walk(game: Game, view: View) -> int:
+    """The baseline robot: a uniformly random passable neighbour, or staying, drawn from
+    the game's one seeded generator (the strength benchmark's yardstick)."""
+    if view.body.mind is None:
+        view.body.mind = Mind(intent="wander")
+    grid, here = view.grid, view.body.cell
+    return game.rng.choice([here] + [w for w in grid.neighbours[here] if grid.is_open(w)])

@@ -1,0 +1,167 @@
+"""The stealth game's robots: decision time per turn, search nodes, and strength.
+
+    python -m benchmarks.robots_perf [--turns N] [--games N] [--only speed,tcod,strength]
+
+speed: all robots' decisions per turn (the time spent in their brains, the
+rules left out) over N simulated turns (default 10,000) of the greedy and
+evasive scripted players on the shipped levels 1-4, and N on the 64x64
+stress level; medians, 90th percentiles and worst, with search nodes per
+turn (targets: median under 2 ms on the shipped levels, under 10 ms on
+64x64). tcod: the engine's cost field (`search.fields.cost_field`) against
+tcod's `dijkstra2d` on the same maps, as a ratio (when `pip install tcod`
+has been done; tcod is no dependency of the project). strength: over N
+seeded games per level (default 200), the capture rate of the greedy and
+the evasive player by the level's robots, by each kind alone (every robot
+replaced by that kind, homes kept) and by as many random-walk robots (the
+baseline); printed as a Markdown table for the README.
+Times are wall-clock on this machine: quote medians, the machine is noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from twinsolve.robots import play
+from twinsolve.robots.ai import costs, random_walk
+from twinsolve.robots.game import Game, Outcome
+from twinsolve.robots.level import Level, Robot, RobotKind
+from twinsolve.search.fields import cost_field
+
+LEVELS = Path(__file__).resolve().parents[1] / "instances" / "robots"
+SHIPPED = [LEVELS / f"level-{n}.txt" for n in range(1, 5)]
+STRESS = LEVELS / "stress-64x64.txt"
+
+
+def _timed_game(level: Level, player: str, seed: int, limit: int) -> tuple[list, list]:
+    """Per turn: seconds spent in the robots' brains, and their search nodes."""
+    game = play.new_game(level, seed)
+    spent = [0.0]
+
+    def timed(brain):
+        def run(game, view):
+            began = time.perf_counter()
+            step = brain(game, view)
+            spent[0] += time.perf_counter() - began
+            return step
+        return run
+    game.brains = [timed(brain) for brain in game.brains]
+    seconds, nodes = [], []
+    for record in play.turns(game, play.scripted(game, player, limit)):
+        seconds.append(spent[0])
+        spent[0] = 0.0
+        nodes.append(sum(robot["nodes"] for robot in record["robots"]))
+    return seconds, nodes
+
+
+def speed_row(label: str, paths: list[Path], turns: int, target_ms: float) -> None:
+    seconds: list[float] = []
+    nodes: list[int] = []
+    seed = 0
+    while len(seconds) < turns:
+        for path in paths:
+            for player in ("greedy", "evasive"):
+                s, n = _timed_game(play.load(path), player, seed, turns - len(seconds))
+                seconds += s
+                nodes += n
+        seed += 1
+    ms = sorted(1000 * s for s in seconds[:turns])
+    median = statistics.median(ms)
+    print(f"  {label:<22} {turns} turns  median {median:6.3f} ms  p90 "
+          f"{ms[int(0.9 * len(ms))]:6.3f} ms  worst {ms[-1]:7.2f} ms  nodes/turn median "
+          f"{statistics.median(nodes[:turns]):g} mean {statistics.mean(nodes[:turns]):.0f}  "
+          f"target {target_ms:g} ms: {'met' if median < target_ms else 'NOT met'} "
+          f"({median / target_ms:.2f} of it)", flush=True)
+
+
+def tcod_ratio(repeat: int = 50) -> None:
+    try:
+        import numpy as np
+        import tcod.path
+    except ImportError:
+        print("  tcod is not installed (pip install tcod): skipped")
+        return
+    for path in [*SHIPPED, STRESS]:
+        game = Game(play.load(path), [lambda g, v: v.body.cell] * len(play.load(path).robots))
+        grid, cost = game.grid, costs(game, 0, {})
+        start = game.state.player
+        ours, theirs = [], []
+        for _ in range(repeat):
+            began = time.perf_counter()
+            field = cost_field(grid, [start], cost)
+            ours.append(time.perf_counter() - began)
+            blocked = np.array([[cost[r * grid.cols + c] if grid.is_open(r * grid.cols + c)
+                                 else 0 for c in range(grid.cols)] for r in range(grid.rows)],
+                               dtype=np.int32)
+            began = time.perf_counter()
+            dist = np.full((grid.rows, grid.cols), np.iinfo(np.int32).max, dtype=np.int32)
+            dist[divmod(start, grid.cols)] = 0
+            tcod.path.dijkstra2d(dist, blocked, 1, None, out=dist)
+            theirs.append(time.perf_counter() - began)
+        flat = dist.ravel()
+        same = all(field[v] == (flat[v] if flat[v] != np.iinfo(np.int32).max else -1)
+                   for v in range(grid.size))
+        a, b = statistics.median(ours), statistics.median(theirs)
+        print(f"  {path.name:<18} engine {1000 * a:7.3f} ms  tcod {1000 * b:7.3f} ms  "
+              f"engine / tcod {a / b:6.1f}x  same field: {same}", flush=True)
+
+
+def _variant(level: Level, kind: RobotKind | None) -> Level:
+    if kind is None:
+        return level
+    return replace(level, robots=tuple(Robot(kind, robot.home) for robot in level.robots))
+
+
+def _captured(level: Level, player: str, seed: int, walkers: bool) -> bool:
+    game = play.new_game(level, seed)
+    if walkers:
+        game.brains = [random_walk] * len(level.robots)
+    for _ in play.turns(game, play.scripted(game, player, level.turns)):
+        pass
+    return game.state.outcome is Outcome.CAPTURED
+
+
+def strength(games: int) -> None:
+    columns = [("all four", None, False), *((kind.name.lower(), kind, False)
+                                            for kind in RobotKind), ("random walk", None, True)]
+    print(f"  capture rate over {games} seeded games per level (greedy / evasive player)\n")
+    print("  | level | " + " | ".join(name for name, _, _ in columns) + " |")
+    print("  |---|" + "---|" * len(columns))
+    for path in SHIPPED:
+        level = play.load(path)
+        cells = []
+        for _name, kind, walkers in columns:
+            rates = []
+            for player in ("greedy", "evasive"):
+                caught = sum(_captured(_variant(level, kind), player, seed, walkers)
+                             for seed in range(games))
+                rates.append(f"{100 * caught / games:.0f}%")
+            cells.append(" / ".join(rates))
+        print(f"  | {path.stem} | " + " | ".join(cells) + " |", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--only", default="speed,tcod,strength")
+    args = parser.parse_args(argv)
+    sections = set(args.only.split(","))
+    if "speed" in sections:
+        print("== all robots' decisions per turn (scripted players, the rules left out)")
+        speed_row("shipped levels 1-4", SHIPPED, args.turns, 2.0)
+        speed_row("64x64, four robots", [STRESS], args.turns, 10.0)
+    if "tcod" in sections:
+        print("== cost field from the player's start: the engine against tcod.dijkstra2d")
+        tcod_ratio()
+    if "strength" in sections:
+        print("== strength")
+        strength(args.games)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
