@@ -12,6 +12,7 @@
                        [--variant NAME] [--option NAME=VALUE] [--jobs N] [--timeout S]
                        --out DIR
     twinsolve grade PATH... [--timeout S] [--json]
+    twinsolve play LEVEL (--moves M | --player greedy|evasive) [--seed S] [--json]
 
 Exit codes: 0 all good; 1 a run failed or was wrong (for `solve`: error,
 crash, memout or timeout; for `bench`, where time-outs are measurements:
