@@ -35,21 +35,22 @@ asked before probing (a lifted clue that leaves a second solution is the
 usual reason a clue must stay); easy and medium never need it (settling
 proves uniqueness).
 
-Extreme: clues are lifted while the puzzle stays unique, largest clues
-first (`_largest_first`: minimal puzzles of small clues defeat probing four
-times as often), on a cave grown to `EXTREME_SHARE` (45%) only, which makes
-such puzzles commoner still. A clue-minimal puzzle the hard solver finishes
-is moved to a neighbouring minimal one (`_swap`: one clue lifted, the
-shortest seeded run of other clues placed that makes it unique, then all
-lifted again where they can be) at most `EXTREME_STEPS` times before a new cave is grown. The puzzle
+Extreme: clues are lifted while the puzzle stays unique, largest clues first
+up to 300 cells (`_lift_order`: minimal puzzles of small clues defeat
+probing four times as often; beyond, they make the oracle slow), on a cave
+grown to `EXTREME_SHARE` (45%) only, which makes such puzzles commoner
+still. A clue-minimal puzzle the hard solver finishes is moved to a
+neighbouring minimal one (`_swap`: one clue lifted, the shortest seeded run
+of other clues placed that makes it unique, then all lifted again where they
+can be) at most `EXTREME_STEPS` times before a new cave is grown. The puzzle
 kept is unique (the oracle's proof and the grading search's), clue-minimal
 for uniqueness, and the hard solver cannot finish it. Nothing depends on a
 measured time or on which second solution a solver found: only yes/no
 answers and node counts decide, so a seed gives the same puzzle everywhere.
 
 The shipped set (`instances/cave/unique-*.txt`) predates the levels: each is
-`unique_puzzle` (minimal for uniqueness, proven by `hand`, `sat` when `hand`
-runs out of time). `python -m twinsolve.puzzles.cave.generate --out
+`unique_puzzle` (minimal for uniqueness, each question answered by the
+`ClueOracle`). `python -m twinsolve.puzzles.cave.generate --out
 instances/cave` writes it again, byte for byte.
 """
 
@@ -376,17 +377,24 @@ def _swap(clues: _Clues, kept: list, groups: list, rng: random.Random) -> list:
         clues.lift(*spare[:middle])
     added = spare[:high]
     clues.place(*added)
-    return _reduce(clues, _largest_first(clues.inside, rest + added, rng), None)
+    return _reduce(clues, _lift_order(clues.inside, rest + added, rng), None)
 
 
-def _largest_first(inside: list[list[bool]], groups: list, rng: random.Random) -> list:
-    """The groups in a seeded order, the largest clues first (lifted first, so the small
-    ones stay): a clue-minimal puzzle of small clues defeats probing far more often.
-    Measured on 150 caves of 10x10 at EXTREME_SHARE: 27% of them against 6% in a
-    random order."""
+def _lift_order(inside: list[list[bool]], groups: list, rng: random.Random) -> list:
+    """The order clues are lifted in, for extreme: seeded, the largest clues first up to
+    `LARGEST_FIRST_CELLS` cells (lifted first, so the small ones stay).
+
+    Why: a clue-minimal puzzle of small clues defeats probing far more often
+    (150 caves of 10x10 at EXTREME_SHARE: 27% against 6% in a random order;
+    5 seeds of 15x15: median 2.3 s against 3.1 s a puzzle). On bigger grids
+    the many small clues left make the oracle's questions slow (20x20: a first
+    reduction of 80 s), and a plain seeded order is faster (20x20, 5 seeds:
+    median 6.5 s against 15.6 s, one seed over 240 s).
+    """
     order = list(groups)
     rng.shuffle(order)
-    order.sort(key=lambda group: -max(count_visible(inside, r, c) for r, c in group))
+    if len(inside) * len(inside[0]) <= LARGEST_FIRST_CELLS:
+        order.sort(key=lambda group: -max(count_visible(inside, r, c) for r, c in group))
     return order
 
 
@@ -412,7 +420,7 @@ def _extreme(clues: _Clues, groups: list, rng: random.Random) -> Grade | None:
     walk (`_swap`) moves to a neighbouring minimal puzzle of the same cave, at most
     `EXTREME_STEPS` times: cheaper than a new cave (no new oracle, few questions).
     """
-    kept = _reduce(clues, _largest_first(clues.inside, groups, rng), None)
+    kept = _reduce(clues, _lift_order(clues.inside, groups, rng), None)
     for _ in range(EXTREME_STEPS):
         puzzle = clues.puzzle()
         if _deduce(puzzle, TECHNIQUES)[0] is _Deduced.STUCK:
@@ -424,6 +432,7 @@ def _extreme(clues: _Clues, groups: list, rng: random.Random) -> Grade | None:
 
 
 EXTREME_STEPS = 4  # walk steps per cave when looking for an extreme puzzle
+LARGEST_FIRST_CELLS = 300  # grids up to this size lift the largest clues first (_lift_order)
 
 
 def attempt(request: Request, rng: random.Random) -> Generated | None:
