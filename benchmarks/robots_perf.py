@@ -50,7 +50,7 @@ def _timed_game(level: Level, player: str, seed: int, limit: int) -> tuple[list,
         return run
     game.brains = [timed(brain) for brain in game.brains]
     seconds, nodes = [], []
-    for record in play.turns(game, play.scripted(game, player, limit)):
+    for record in play.turns(game, play.scripted(game, player, limit, seed)):
         seconds.append(spent[0])
         spent[0] = 0.0
         nodes.append(sum(robot["nodes"] for robot in record["robots"]))
@@ -119,7 +119,7 @@ def _captured(level: Level, player: str, seed: int, walkers: bool) -> bool:
     game = play.new_game(level, seed)
     if walkers:
         game.brains = [random_walk] * len(level.robots)
-    for _ in play.turns(game, play.scripted(game, player, level.turns)):
+    for _ in play.turns(game, play.scripted(game, player, level.turns, seed)):
         pass
     return game.state.outcome is Outcome.CAPTURED
 

@@ -500,7 +500,8 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     level = play.load(args.level)
     game = play.new_game(level, args.seed)
     actions = play.moves_of(args.moves) if args.moves is not None else \
-        play.scripted(game, args.player, level.turns)
+        play.scripted(game, args.player, level.turns,
+                      level.seed if args.seed is None else args.seed)
     for turn in play.turns(game, actions):
         if args.json:
             print(json.dumps(turn, separators=(",", ":")))

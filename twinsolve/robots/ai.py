@@ -1,6 +1,8 @@
 """The four robots' minds: what each wants, and the one step it takes toward it.
 
-Every robot is in one mode: `patrol` (at home), `alert` (heard the player,
+Every robot is in one mode: `patrol` (walking its beat round its home: the
+cells within `PATROL_RADIUS` steps in depth-first order; the sentinel stays
+at home), `alert` (heard the player,
 or another robot saw them), `chase` (sees the player), `search` (lost them)
 or `return` (going home), and shows an intent label. Robot path costs are in
 tenths: floor 10, cover 17, an alarm cell that sounded in the last
@@ -55,6 +57,7 @@ LOOKAHEAD = 4
 SWEEP_TURNS = 14
 RING_RADIUS = 4
 SWEEP_RADIUS = 8  # the region a scout sweeps: cells this many steps from the last known one
+PATROL_RADIUS = 3  # a patrolling robot walks the cells this many steps from home
 INTENTS = {RobotKind.SENTINEL: "guard chokepoint", RobotKind.HUNTER: "chase",
            RobotKind.INTERCEPTOR: "intercept", RobotKind.SCOUT: "sweep"}
 
@@ -82,6 +85,7 @@ class Mind:
     heading: tuple[int, int] | None = None
     lost: int = 0
     checked: set[int] = field(default_factory=set)
+    beat: int = 0  # the patrol beat's next cell
 
 
 def costs(game: Game, tick: int, alarms: dict[int, int]) -> list[int]:
@@ -166,11 +170,14 @@ class Planner:
 
     def _target(self, view: View, body: RobotBody, mind: Mind) -> int:
         kind = body.kind
-        if mind.mode is Mode.RETURN or mind.mode is Mode.PATROL:
-            mind.intent = "patrol" if body.cell == body.home else "return"
-            if body.cell == body.home:
-                mind.mode = Mode.PATROL
-            return body.home
+        if mind.mode is Mode.RETURN:
+            mind.intent = "return"
+            if body.cell != body.home:
+                return body.home
+            mind.mode, mind.beat = Mode.PATROL, 0
+        if mind.mode is Mode.PATROL:
+            mind.intent = "patrol"
+            return self._beat(view, body, mind)
         if kind is RobotKind.SENTINEL:
             mind.intent = INTENTS[kind]
             return self._chokepoint(view, body, mind)
@@ -188,6 +195,18 @@ class Planner:
             mind.intent = "return"
             return body.home
         return mind.last_known if mind.last_known is not None else body.home
+
+    def _beat(self, view: View, body: RobotBody, mind: Mind) -> int:
+        """The next cell of its beat: the cells within `PATROL_RADIUS` steps of home in
+        depth-first order, walked round and round (the sentinel keeps to its home)."""
+        if body.kind is RobotKind.SENTINEL:
+            return body.home
+        near = self.cache.bfs(body.home)
+        region = bytes(1 if 0 <= d <= PATROL_RADIUS else 0 for d in near)
+        beat = dfs_order(view.grid, body.home, within=region) or [body.home]
+        if beat[mind.beat % len(beat)] == body.cell:
+            mind.beat += 1
+        return beat[mind.beat % len(beat)]
 
     def _chokepoint(self, view: View, body: RobotBody, mind: Mind) -> int:
         if mind.last_known is None:

@@ -13,6 +13,7 @@ col]. The same level, seed and moves give the same records, byte for byte.
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -61,13 +62,14 @@ def moves_of(text: str) -> str:
     return "".join(actions)
 
 
-def scripted(game: Game, name: str, limit: int) -> Iterator[str]:
-    """The actions of scripted player `name`, at most `limit` of them."""
-    player = PLAYERS[name]
+def scripted(game: Game, name: str, limit: int, seed: int = 0) -> Iterator[str]:
+    """The actions of scripted player `name`, at most `limit` of them; `seed` seeds the
+    player's own generator (its tie-breaks), never the game's."""
+    player, rng = PLAYERS[name], random.Random(f"twinsolve play {name} {seed}")
     for _ in range(limit):
         if game.state.outcome is not Outcome.PLAYING:
             return
-        yield player(game)
+        yield player(game, rng)
 
 
 def _cell(game: Game, index: int | None) -> list[int] | None:

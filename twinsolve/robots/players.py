@@ -1,18 +1,23 @@
 """Two scripted players, for tests and benchmarks: greedy and evasive.
 
-- greedy: walks the shortest path (BFS over the passable cells of this tick)
+- greedy: walks a shortest path (BFS over the passable cells of this tick)
   to the nearest shard left, then to the exit; waits when none is reachable.
+  Between first steps on equally short paths it picks with its own seeded
+  generator (`random.Random`), so seeded games differ; the game's generator
+  is left alone.
 - evasive: the same goals, but only through cells it reaches strictly before
   every robot could (BFS distance fields from the player and from each robot
   that is not stunned, the same fields the robots use); with no such path it
   takes the greedy step if that cell is safe, else the neighbour (or staying)
   farthest from the nearest robot.
 
-A player is a function `(game) -> action` (one of `twinsolve.robots.game.ACTIONS`).
+A player is a function `(game, rng) -> action` (one of
+`twinsolve.robots.game.ACTIONS`).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from ..core.geometry import Direction
@@ -20,7 +25,7 @@ from .game import Game
 
 __all__ = ["greedy", "evasive", "PLAYERS", "Player"]
 
-Player = Callable[[Game], str]
+Player = Callable[[Game, random.Random], str]
 _LETTER = {Direction.RIGHT: "R", Direction.DOWN: "D", Direction.LEFT: "L", Direction.UP: "U"}
 
 
@@ -37,9 +42,20 @@ def _action(game: Game, step: int) -> str:
     return "W"
 
 
-def greedy(game: Game) -> str:
-    path = game.grid.path_to_nearest(game.state.player, _goals(game))
-    return _action(game, path[1]) if path and len(path) > 1 else "W"
+def _toward(game: Game, rng: random.Random, within: bytes | None = None) -> int | None:
+    """A first step on a shortest path to the nearest goal (within `within`), chosen by
+    `rng` among the equally good ones; None when no goal is reachable."""
+    grid, here = game.grid, game.state.player
+    dist = grid.distances(_goals(game), within=within)
+    if dist[here] <= 0:
+        return None
+    nearer = [w for w in grid.neighbours[here] if dist[w] == dist[here] - 1]
+    return rng.choice(nearer) if nearer else None
+
+
+def greedy(game: Game, rng: random.Random) -> str:
+    step = _toward(game, rng)
+    return "W" if step is None else _action(game, step)
 
 
 def _robot_reach(game: Game) -> list[int]:
@@ -49,18 +65,18 @@ def _robot_reach(game: Game) -> list[int]:
     return grid.distances(sources) if sources else [-1] * grid.size
 
 
-def evasive(game: Game) -> str:
+def evasive(game: Game, rng: random.Random) -> str:
     grid, here = game.grid, game.state.player
     robots = _robot_reach(game)
     mine = grid.distances([here])
     safe = bytes(1 if v == here or (mine[v] >= 0 and (robots[v] < 0 or mine[v] < robots[v]))
                  else 0 for v in range(grid.size))
-    path = grid.path_to_nearest(here, _goals(game), within=safe)
-    if path and len(path) > 1:
-        return _action(game, path[1])
-    step = grid.path_to_nearest(here, _goals(game))
-    if step and len(step) > 1 and safe[step[1]]:
-        return _action(game, step[1])
+    step = _toward(game, rng, within=safe)
+    if step is not None:
+        return _action(game, step)
+    step = _toward(game, rng)
+    if step is not None and safe[step]:
+        return _action(game, step)
     options = [here] + [w for w in grid.neighbours[here] if grid.is_open(w)]
     best = max(options, key=lambda v: (robots[v] if robots[v] >= 0 else grid.size, -v))
     return _action(game, best)
