@@ -36,6 +36,8 @@ robots through one `FieldCache` (keyed by origin).
   take distinct posts around the last known cell: the articulation points of
   the region within `RING_RADIUS` steps first, then cells at 2 to 4 steps.
 
+Any robot that sees the player on a neighbouring cell steps onto them ("catch").
+
 `Planner(game)` holds what the robots share; `planner.brains()` gives the
 brain per robot that `twinsolve.robots.game.Game` calls.
 """
@@ -170,6 +172,11 @@ class Planner:
 
     def _target(self, view: View, body: RobotBody, mind: Mind) -> int:
         kind = body.kind
+        if view.sees is not None and view.sees in view.grid.neighbours[body.cell]:
+            # A player in reach is caught by any robot, the sentinel too: catching a
+            # player next to its post is guarding it, not chasing.
+            mind.intent = "catch"
+            return view.sees
         if mind.mode is Mode.RETURN:
             mind.intent = "return"
             if body.cell != body.home:
