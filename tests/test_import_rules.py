@@ -93,31 +93,20 @@ def test_imports_follow_the_layers(path):
     assert not problems, "\n".join(problems)
 
 
-def test_the_checker_names_an_offending_import(tmp_path, monkeypatch):
-    fake = tmp_path / "twinsolve" / "search"
+@pytest.mark.parametrize("layer, source, problem", [
+    ("search", "from ..puzzles.cave import rules\n",
+     "twinsolve/search/leaky.py:1: imports twinsolve.puzzles.cave.rules "
+     "(the engine and the library know no puzzle or harness)"),
+    ("core", "def f():\n    from ..puzzles.cave import puzzlink\n",
+     "twinsolve/core/leaky.py:2: imports twinsolve.puzzles.cave.puzzlink "
+     "(core imports nothing above it)"),
+    ("robots", "from ..search import fields\nfrom ..models import planning\n",
+     "twinsolve/robots/leaky.py:2: imports twinsolve.models.planning "
+     "(the robots use the engine and core only)"),
+], ids=["engine-knows-no-puzzle", "core-below-everything", "robots-on-the-engine"])
+def test_the_checker_names_an_offending_import(tmp_path, monkeypatch, layer, source, problem):
+    fake = tmp_path / "twinsolve" / layer
     fake.mkdir(parents=True)
-    (fake / "leaky.py").write_text("from ..puzzles.cave import rules\n")
+    (fake / "leaky.py").write_text(source)
     monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
-    assert _broken_rules(fake / "leaky.py") == [
-        "twinsolve/search/leaky.py:1: imports twinsolve.puzzles.cave.rules "
-        "(the engine and the library know no puzzle or harness)"]
-
-
-def test_the_checker_keeps_core_below_everything(tmp_path, monkeypatch):
-    fake = tmp_path / "twinsolve" / "core"
-    fake.mkdir(parents=True)
-    (fake / "leaky.py").write_text("def f():\n    from ..puzzles.cave import puzzlink\n")
-    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
-    assert _broken_rules(fake / "leaky.py") == [
-        "twinsolve/core/leaky.py:2: imports twinsolve.puzzles.cave.puzzlink "
-        "(core imports nothing above it)"]
-
-
-def test_the_checker_keeps_the_robots_on_the_engine(tmp_path, monkeypatch):
-    fake = tmp_path / "twinsolve" / "robots"
-    fake.mkdir(parents=True)
-    (fake / "leaky.py").write_text("from ..search import fields\nfrom ..models import planning\n")
-    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
-    assert _broken_rules(fake / "leaky.py") == [
-        "twinsolve/robots/leaky.py:2: imports twinsolve.models.planning "
-        "(the robots use the engine and core only)"]
+    assert _broken_rules(fake / "leaky.py") == [problem]
