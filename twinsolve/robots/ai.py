@@ -208,8 +208,9 @@ class Planner:
         depth-first order, walked round and round (the sentinel keeps to its home)."""
         if body.kind is RobotKind.SENTINEL:
             return body.home
-        near = self.cache.bfs(body.home)
-        region = bytes(1 if 0 <= d <= PATROL_RADIUS else 0 for d in near)
+        near = view.grid.distances([body.home], max_dist=PATROL_RADIUS)
+        mind.nodes += len(near) - near.count(-1)
+        region = bytes(1 if d >= 0 else 0 for d in near)
         beat = dfs_order(view.grid, body.home, within=region) or [body.home]
         if beat[mind.beat % len(beat)] == body.cell:
             mind.beat += 1
@@ -267,8 +268,9 @@ class Planner:
         checked = set().union(*(other.mind.checked for other in self.game.state.robots
                                 if other.kind is RobotKind.SCOUT
                                 and other.mind.mode is Mode.SEARCH))
-        near = self.cache.bfs(origin)
-        region = bytes(1 if 0 <= d <= SWEEP_RADIUS else 0 for d in near)
+        near = grid.distances([origin], max_dist=SWEEP_RADIUS)
+        mind.nodes += len(near) - near.count(-1)
+        region = bytes(1 if d >= 0 else 0 for d in near)
         order = dfs_order(grid, origin, within=region)
         r0, c0 = divmod(body.cell, grid.cols)
         frontier = [v for v in order if v not in checked and v not in self.claims]
@@ -283,8 +285,9 @@ class Planner:
 
     def _ring_post(self, view: View, body: RobotBody, mind: Mind) -> int:
         grid, centre = view.grid, self.sighting[1]
-        around = self.cache.bfs(centre)
-        region = bytes(1 if 0 <= d <= RING_RADIUS else 0 for d in around)
+        around = grid.distances([centre], max_dist=RING_RADIUS)
+        mind.nodes += len(around) - around.count(-1)
+        region = bytes(1 if d >= 0 else 0 for d in around)
         cuts = [v for v in grid.articulation_points(region) if v != centre]
         rings = [v for v in range(grid.size) if 2 <= around[v] <= RING_RADIUS]
         mine = self.cache.bfs(body.cell)
