@@ -184,6 +184,24 @@ def first_generated(module: Any, request: Any, seed: str, tries: int = 60) -> An
     pytest.fail(f"no {request.level} puzzle in {tries} attempts for {request}")
 
 
+def assert_plan_puzzle_graded(module: Any, rules: Any, found: Any, level: str,
+                              length_asked: bool = False) -> None:
+    """A generated shortest-plan puzzle (jugs, clock) carries exactly its answer lines, has
+    one optimal plan, grades to its level (its plan length in the level's band unless the
+    length was asked for), also after a round trip through its text, and the level is
+    exact: the level's solver (`module.solves_at`) solves it, the one below does not."""
+    instance, evidence = found.instance, found.grade.evidence
+    assert instance.meta == (("expect-unique", "true"),
+                             ("expect-objective", str(evidence["length"])))
+    assert found.grade.level == level and evidence["plans"] == 1
+    d = module.LEVELS.index(level)
+    assert length_asked or evidence["length"] in module.BANDS[d].drawn
+    assert module.grade(rules.parse(rules.format(instance))) == found.grade
+    assert module.solves_at(instance, level)
+    if d > 0:
+        assert not module.solves_at(instance, module.LEVELS[d - 1])
+
+
 def serpentine_lines(side: int) -> list[str]:
     """A side x side map whose open cells form one snake: full rows joined by one open
     cell at alternating ends (a DFS as deep as the grid is big; tests of recursion)."""

@@ -21,7 +21,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, first_generated
+from conftest import ROOT, assert_plan_puzzle_graded, first_generated
 
 from twinsolve.bench.verdict import against_metadata
 from twinsolve.core.errors import UsageError
@@ -29,7 +29,7 @@ from twinsolve.core.generation import Generated, Request
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
-from twinsolve.puzzles.clock import generate
+from twinsolve.puzzles.clock import generate, rules
 from twinsolve.puzzles.clock.rules import Instance, format, parse
 
 SEEDS = ("seed-1", "seed-2", "seed-3")
@@ -62,23 +62,9 @@ def test_generated_puzzle_is_unique_by_three_backends(batch, level, seed):
 
 
 @pytest.mark.parametrize("level, seed", CASES)
-def test_generated_puzzle_carries_its_answer_and_grades_to_its_level(batch, level, seed):
-    found = batch[level, seed]
-    evidence = found.grade.evidence
-    assert found.instance.meta == (("expect-unique", "true"),
-                                   ("expect-objective", str(evidence["length"])))
-    assert found.grade.level == level and evidence["plans"] == 1
-    assert evidence["length"] in generate.BANDS[generate.LEVELS.index(level)].drawn
-    assert generate.grade(parse(format(found.instance))) == found.grade
-
-
-@pytest.mark.parametrize("level, seed", CASES)
-def test_level_is_exact(batch, level, seed):
-    instance = batch[level, seed].instance
-    d = generate.LEVELS.index(level)
-    assert generate.solves_at(instance, level)
-    if d > 0:
-        assert not generate.solves_at(instance, generate.LEVELS[d - 1])
+def test_generated_puzzle_carries_its_answer_and_grades_exactly_to_its_level(batch, level,
+                                                                              seed):
+    assert_plan_puzzle_graded(generate, rules, batch[level, seed], level)
 
 
 @pytest.mark.parametrize("level, options", [

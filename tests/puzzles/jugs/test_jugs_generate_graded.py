@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, first_generated
+from conftest import ROOT, assert_plan_puzzle_graded, first_generated
 
 from twinsolve.bench.verdict import against_metadata
 from twinsolve.core.errors import UsageError
@@ -31,7 +31,7 @@ from twinsolve.core.generation import Generated, Request
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
-from twinsolve.puzzles.jugs import generate
+from twinsolve.puzzles.jugs import generate, rules
 from twinsolve.puzzles.jugs.rules import Goal, GoalKind, MoveKind, format, parse
 
 # level -> (options, seeds, back-ends that prove uniqueness); hard on two jugs, whose
@@ -66,25 +66,10 @@ def test_generated_puzzle_is_unique_by_two_backends(batch, level, seed):
 
 
 @pytest.mark.parametrize("level, seed", CASES)
-def test_generated_puzzle_carries_its_answer_and_grades_to_its_level(batch, level, seed):
-    found = batch[level, seed]
-    evidence = found.grade.evidence
-    assert found.instance.meta == (("expect-unique", "true"),
-                                   ("expect-objective", str(evidence["length"])))
-    assert found.grade.level == level and evidence["plans"] == 1
-    assert evidence["length"] in generate.BANDS[generate.LEVELS.index(level)].drawn \
-        or "length" in BATCH[level][0]
-    again = generate.grade(parse(format(found.instance)))
-    assert again == found.grade
-
-
-@pytest.mark.parametrize("level, seed", CASES)
-def test_level_is_exact(batch, level, seed):
-    instance = batch[level, seed].instance
-    d = generate.LEVELS.index(level)
-    assert generate.solves_at(instance, level)
-    if d > 0:
-        assert not generate.solves_at(instance, generate.LEVELS[d - 1])
+def test_generated_puzzle_carries_its_answer_and_grades_exactly_to_its_level(batch, level,
+                                                                              seed):
+    assert_plan_puzzle_graded(generate, rules, batch[level, seed], level,
+                              length_asked="length" in BATCH[level][0])
 
 
 @pytest.mark.parametrize("level, length, options", [

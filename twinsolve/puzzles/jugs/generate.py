@@ -100,7 +100,7 @@ def _options(request: Request) -> tuple[int | None, int | None, str | None]:
         raise UsageError(f"{spelled('goal')} must be holds, total or exact, got {goal!r}")
     if jugs == 4 and goal == "total":
         raise UsageError("4 jugs are poured from a full one, which keeps the total: "
-                         "ask for --goal holds or exact, or fewer jugs")
+                         f"ask for {spelled('goal')}=holds or exact, or fewer jugs")
     return length, jugs, goal
 
 
