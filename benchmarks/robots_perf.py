@@ -85,17 +85,19 @@ def tcod_ratio(repeat: int = 50) -> None:
         print("  tcod is not installed (pip install tcod): skipped")
         return
     for path in [*SHIPPED, STRESS]:
-        game = Game(play.load(path), [lambda g, v: v.body.cell] * len(play.load(path).robots))
+        level = play.load(path)
+        game = Game(level, [lambda g, v: v.body.cell] * len(level.robots))
         grid, cost = game.grid, costs(game, 0, {})
         start = game.state.player
+        # tcod's cost array: the same entry costs, 0 (blocked) on closed cells.
+        blocked = np.array([[cost[r * grid.cols + c] if grid.is_open(r * grid.cols + c)
+                             else 0 for c in range(grid.cols)] for r in range(grid.rows)],
+                           dtype=np.int32)
         ours, theirs = [], []
         for _ in range(repeat):
             began = time.perf_counter()
             field = cost_field(grid, [start], cost)
             ours.append(time.perf_counter() - began)
-            blocked = np.array([[cost[r * grid.cols + c] if grid.is_open(r * grid.cols + c)
-                                 else 0 for c in range(grid.cols)] for r in range(grid.rows)],
-                               dtype=np.int32)
             began = time.perf_counter()
             dist = np.full((grid.rows, grid.cols), np.iinfo(np.int32).max, dtype=np.int32)
             dist[divmod(start, grid.cols)] = 0

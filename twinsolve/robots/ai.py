@@ -273,13 +273,14 @@ class Planner:
         region = bytes(1 if d >= 0 else 0 for d in near)
         order = dfs_order(grid, origin, within=region)
         r0, c0 = divmod(body.cell, grid.cols)
-        frontier = [v for v in order if v not in checked and v not in self.claims]
+        frontier = [(i, v) for i, v in enumerate(order)
+                    if v not in checked and v not in self.claims]
         if not frontier:
             mind.lost = SWEEP_TURNS - 1  # nothing left to check: give up next turn
             self.claims[body.cell] = view.robot
             return body.cell
-        goal = min(frontier, key=lambda v: (abs(v // grid.cols - r0) + abs(v % grid.cols - c0),
-                                            order.index(v)))
+        _, goal = min(frontier, key=lambda entry: (abs(entry[1] // grid.cols - r0)
+                                                   + abs(entry[1] % grid.cols - c0), entry[0]))
         self.claims[goal] = view.robot
         return goal
 

@@ -122,8 +122,9 @@ class Game:
         self.level = level
         self.brains = list(brains)
         cols = level.cols
-        flat = [r * cols + c for r, c in ((cell[0], cell[1]) for cell, _ in level.items)]
-        kinds = [item for _, item in level.items]
+        placed: dict[Item, list[int]] = {item: [] for item in Item}
+        for (r, c), item in level.items:
+            placed[item].append(r * cols + c)
         self._walls = [r * cols + c for r in range(level.rows) for c in range(cols)
                        if level.tiles[r][c] is Tile.WALL]
         self._doors = [(d.cell[0] * cols + d.cell[1], d) for d in level.doors]
@@ -131,11 +132,10 @@ class Game:
         self.tiles = [tile for row in level.tiles for tile in row]
         self.exit = level.exit[0] * cols + level.exit[1]
         self.rng = random.Random(level.seed if seed is None else seed)
-        skills = [cell for cell, kind in zip(flat, kinds, strict=True) if kind is Item.SKILL]
+        skills = placed[Item.SKILL]
         self.state = _State(
             tick=0, player=level.player[0] * cols + level.player[1],
-            shards={cell for cell, kind in zip(flat, kinds, strict=True) if kind is Item.SHARD},
-            pickups={cell for cell, kind in zip(flat, kinds, strict=True) if kind is Item.EMP},
+            shards=set(placed[Item.SHARD]), pickups=set(placed[Item.EMP]),
             skill=skills[0] if skills else None,
             robots=[RobotBody(robot.kind, robot.home[0] * cols + robot.home[1],
                               robot.home[0] * cols + robot.home[1]) for robot in level.robots])
