@@ -3,6 +3,8 @@ playing the real rules (`twinsolve.robots.game`) with the real planner."""
 
 from __future__ import annotations
 
+import random
+
 from twinsolve.robots.ai import SWEEP_RADIUS, SWEEP_TURNS, Mode, Planner
 from twinsolve.robots.game import Game, Outcome
 from twinsolve.robots.level import parse
@@ -116,3 +118,43 @@ def test_the_ring_takes_distinct_posts_around_the_last_known_cell():
     around = game.grid.distances([cell(game, 0, 4)])
     assert all(2 <= around[post] <= 4 or post in game.grid.articulation_points()
                for post in posts)
+
+
+def test_a_sentinel_on_patrol_guards_the_way_from_the_entry_to_the_exit():
+    """Never seeing nor hearing the player, it walks to the separator of the entry cell
+    and the exit nearest to itself and holds it; a second sentinel takes another one,
+    and the door closing and opening moves neither."""
+    game, _ = new_game("robots 3 15\n"
+                       "......#..S.....\n"
+                       "P.....D..S....E\n"
+                       "......#........\n"
+                       "door 1 6 period 4 open 2 phase 0\n")
+    first, second = game.state.robots
+    separators = set(game.maze.separators(game.start, game.exit))
+    posts = set()
+    for _ in range(12):
+        game.play("W")
+        assert all(body.mind.mode is Mode.PATROL for body in game.state.robots)
+        posts.add((first.mind.post, second.mind.post))
+    assert len(posts) == 1                                # chosen once, kept through the doors
+    assert first.cell in separators and second.cell in separators
+    assert first.cell != second.cell
+    assert {first.cell, second.cell} == {cell(game, 1, c) for c in (6, 7)}
+    assert first.mind.intent == second.mind.intent == "guard chokepoint"
+
+
+def test_the_evasive_player_waits_for_a_safe_way_then_runs_out_of_patience():
+    from twinsolve.robots.players import PATIENCE, PLAYERS
+    game, _ = new_game("robots 3 9\n"
+                       "#########\n"
+                       "P...S...E\n"
+                       "#########\n")
+    player, rng = PLAYERS["evasive"](), random.Random(0)
+    actions = []
+    while game.state.outcome is Outcome.PLAYING and len(actions) < 40:
+        actions.append(player(game, rng))
+        game.play(actions[-1])
+    # the sentinel holds the corridor: the player keeps clear while patient, then goes
+    assert game.state.outcome is Outcome.CAPTURED
+    assert PATIENCE < len(actions) <= PATIENCE + 8
+    assert game.state.robots[0].cell == game.state.player   # caught next to its post

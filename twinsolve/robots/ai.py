@@ -1,8 +1,8 @@
 """The four robots' minds: what each wants, and the one step it takes toward it.
 
 Every robot is in one mode: `patrol` (walking its beat round its home: the
-cells within `PATROL_RADIUS` steps in depth-first order; the sentinel stays
-at home), `alert` (heard the player,
+cells within `PATROL_RADIUS` steps in depth-first order; the sentinel holds
+its post, below), `alert` (heard the player,
 or another robot saw them), `chase` (sees the player), `search` (lost them)
 or `return` (going home), and shows an intent label. Robot path costs are in
 tenths: floor 10, cover 17, an alarm cell that sounded in the last
@@ -15,7 +15,12 @@ robots through one `FieldCache` (keyed by origin).
   reaches no later than the player (BFS distances from the player's last
   known cell and from itself), preferring the articulation points that
   separate the player from the exit, then any articulation point, then
-  junctions of degree >= 3, nearest first; walks there and holds.
+  junctions of degree >= 3, nearest first; walks there and holds. It judges
+  on the maze with every door open: a closed door opens again within its
+  period, and a post that flickered with the doors would guard nothing. On
+  patrol it holds a post chosen the same way on its first turn against an
+  intruder at the player's entry cell (the level's `P`; every robot knows
+  where the intruder comes in); sentinels take distinct posts.
 - Hunter, "chase": seeing the player, A* to their cell each turn, stepping
   to the path's second cell; without sight, A* to the last known cell.
 - Interceptor, "intercept": while it sees the player, extrapolates their
@@ -58,7 +63,8 @@ __all__ = ["Mode", "Mind", "Planner", "costs", "random_walk", "LOOKAHEAD", "SWEE
 LOOKAHEAD = 4
 SWEEP_TURNS = 14
 RING_RADIUS = 4
-SWEEP_RADIUS = 8  # the region a scout sweeps: cells this many steps from the last known one
+SWEEP_RADIUS = 6  # the region a scout sweeps: cells this many steps from the last known one,
+#                  about what one scout can check within SWEEP_TURNS
 PATROL_RADIUS = 3  # a patrolling robot walks the cells this many steps from home
 INTENTS = {RobotKind.SENTINEL: "guard chokepoint", RobotKind.HUNTER: "chase",
            RobotKind.INTERCEPTOR: "intercept", RobotKind.SCOUT: "sweep"}
@@ -88,6 +94,7 @@ class Mind:
     lost: int = 0
     checked: set[int] = field(default_factory=set)
     beat: int = 0  # the patrol beat's next cell
+    post: int | None = None  # a sentinel's patrol post
 
 
 def costs(game: Game, tick: int, alarms: dict[int, int]) -> list[int]:
@@ -109,6 +116,7 @@ class Planner:
         self.cost: list[int] = []
         self.sighting: tuple[int, int] | None = None  # (tick, the player's cell)
         self.claims: dict[int, int] = {}  # cell -> robot, this tick (scouts, ring posts)
+        self.maze = FieldCache(game.maze, costs(game, 0, {}))  # every door open
         for body in game.state.robots:
             body.mind = Mind()
 
@@ -123,6 +131,7 @@ class Planner:
         self._tick = view.tick
         self.cost = costs(self.game, view.tick, view.alarms)
         self.cache = FieldCache(view.grid, self.cost)
+        self.maze.clear()  # its fields are from this tick's origins: keep memory per tick
         self.claims = {}
 
     def decide(self, game: Game, view: View) -> int:
@@ -187,7 +196,7 @@ class Planner:
             return self._beat(view, body, mind)
         if kind is RobotKind.SENTINEL:
             mind.intent = INTENTS[kind]
-            return self._chokepoint(view, body, mind)
+            return self._chokepoint(self.maze, body, mind.last_known)
         if mind.mode is Mode.ALERT and view.sees is None and self.sighting is not None \
                 and view.tick - self.sighting[0] <= 1:
             mind.intent = "hold ring"
@@ -207,7 +216,13 @@ class Planner:
         """The next cell of its beat: the cells within `PATROL_RADIUS` steps of home in
         depth-first order, walked round and round (the sentinel keeps to its home)."""
         if body.kind is RobotKind.SENTINEL:
-            return body.home
+            mind.intent = INTENTS[RobotKind.SENTINEL]
+            if mind.post is None:
+                taken = {other.mind.post for other in self.game.state.robots}
+                before = self.maze.nodes
+                mind.post = self._chokepoint(self.maze, body, self.game.start, taken)
+                mind.nodes += self.maze.nodes - before
+            return mind.post
         near = view.grid.distances([body.home], max_dist=PATROL_RADIUS)
         mind.nodes += len(near) - near.count(-1)
         region = bytes(1 if d >= 0 else 0 for d in near)
@@ -216,16 +231,19 @@ class Planner:
             mind.beat += 1
         return beat[mind.beat % len(beat)]
 
-    def _chokepoint(self, view: View, body: RobotBody, mind: Mind) -> int:
-        if mind.last_known is None:
+    def _chokepoint(self, cache: FieldCache, body: RobotBody, player: int | None,
+                    taken: set[int | None] = frozenset()) -> int:
+        """The cell to hold against a player at `player` on `cache`'s grid, none of
+        `taken` (module docstring); its own cell when nothing qualifies."""
+        if player is None:
             return body.cell
-        grid, cache = view.grid, self.cache
-        player_dist = cache.bfs(mind.last_known)
+        grid = cache.grid
+        player_dist = cache.bfs(player)
         mine = cache.bfs(body.cell)
-        exit_cuts = set(grid.separators(mind.last_known, self.game.exit))
+        exit_cuts = set(grid.separators(player, self.game.exit))
         cuts = set(cache.articulation_points())
-        candidates = [v for v in range(grid.size)
-                      if mine[v] >= 0 and (player_dist[v] < 0 or mine[v] <= player_dist[v])]
+        candidates = [v for v in range(grid.size) if v not in taken and mine[v] >= 0
+                      and (player_dist[v] < 0 or mine[v] <= player_dist[v])]
 
         def rank(v: int) -> tuple:
             degree = sum(grid.is_open(w) for w in grid.neighbours[v])

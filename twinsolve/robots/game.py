@@ -131,10 +131,11 @@ class Game:
         self.door_cells = [cell for cell, _ in self._doors]
         self.tiles = [tile for row in level.tiles for tile in row]
         self.exit = level.exit[0] * cols + level.exit[1]
+        self.start = level.player[0] * cols + level.player[1]  # the player's entry cell
         self.rng = random.Random(level.seed if seed is None else seed)
         skills = placed[Item.SKILL]
         self.state = _State(
-            tick=0, player=level.player[0] * cols + level.player[1],
+            tick=0, player=self.start,
             shards=set(placed[Item.SHARD]), pickups=set(placed[Item.EMP]),
             skill=skills[0] if skills else None,
             robots=[RobotBody(robot.kind, robot.home[0] * cols + robot.home[1],
@@ -142,6 +143,7 @@ class Game:
         self.undos_left = UNDOS
         self._history: list[_State] = []
         self.grid = self._snapshot(0)
+        self.maze = Grid(level.rows, cols, self._walls)  # the walls only, every door open
         self.events: list[str] = []
 
     # -- the world -------------------------------------------------------------------------

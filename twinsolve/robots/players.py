@@ -9,10 +9,14 @@
   every robot could (BFS distance fields from the player and from each robot
   that is not stunned, the same fields the robots use); with no such path it
   takes the greedy step if that cell is safe, else the neighbour (or staying)
-  farthest from the nearest robot.
+  farthest from the nearest robot. After `PATIENCE` turns in a row without
+  a safe path it stops hiding and takes the greedy step anyway, as a person
+  does when waiting does not clear the way (a guard that holds its post
+  never moves aside, and hiding until the time runs out loses too).
 
 A player is a function `(game, rng) -> action` (one of
-`twinsolve.robots.game.ACTIONS`).
+`twinsolve.robots.game.ACTIONS`); `PLAYERS` maps each name to a factory
+that makes a fresh one per game (the evasive player counts its waiting).
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from collections.abc import Callable
 from ..core.geometry import Direction
 from .game import Game
 
-__all__ = ["greedy", "evasive", "PLAYERS", "Player"]
+__all__ = ["greedy", "Evasive", "PLAYERS", "PATIENCE", "Player"]
+
+PATIENCE = 10
 
 Player = Callable[[Game, random.Random], str]
 _LETTER = {Direction.RIGHT: "R", Direction.DOWN: "D", Direction.LEFT: "L", Direction.UP: "U"}
@@ -65,21 +71,29 @@ def _robot_reach(game: Game) -> list[int]:
     return grid.distances(sources) if sources else [-1] * grid.size
 
 
-def evasive(game: Game, rng: random.Random) -> str:
-    grid, here = game.grid, game.state.player
-    robots = _robot_reach(game)
-    mine = grid.distances([here])
-    safe = bytes(1 if v == here or (mine[v] >= 0 and (robots[v] < 0 or mine[v] < robots[v]))
-                 else 0 for v in range(grid.size))
-    step = _toward(game, rng, within=safe)
-    if step is not None:
-        return _action(game, step)
-    step = _toward(game, rng)
-    if step is not None and safe[step]:
-        return _action(game, step)
-    options = [here] + [w for w in grid.neighbours[here] if grid.is_open(w)]
-    best = max(options, key=lambda v: (robots[v] if robots[v] >= 0 else grid.size, -v))
-    return _action(game, best)
+class Evasive:
+    """The evasive player of one game (module docstring); it remembers how long it hid."""
+
+    def __init__(self) -> None:
+        self.hiding = 0  # turns in a row without a safe path
+
+    def __call__(self, game: Game, rng: random.Random) -> str:
+        grid, here = game.grid, game.state.player
+        robots = _robot_reach(game)
+        mine = grid.distances([here])
+        safe = bytes(1 if v == here or (mine[v] >= 0 and (robots[v] < 0 or mine[v] < robots[v]))
+                     else 0 for v in range(grid.size))
+        step = _toward(game, rng, within=safe)
+        if step is not None:
+            self.hiding = 0
+            return _action(game, step)
+        self.hiding += 1
+        step = _toward(game, rng)
+        if step is not None and (safe[step] or self.hiding > PATIENCE):
+            return _action(game, step)
+        options = [here] + [w for w in grid.neighbours[here] if grid.is_open(w)]
+        best = max(options, key=lambda v: (robots[v] if robots[v] >= 0 else grid.size, -v))
+        return _action(game, best)
 
 
-PLAYERS: dict[str, Player] = {"greedy": greedy, "evasive": evasive}
+PLAYERS: dict[str, Callable[[], Player]] = {"greedy": lambda: greedy, "evasive": Evasive}
