@@ -2,6 +2,7 @@
 
     twinsolve list
     twinsolve solve PATH... [--backend NAME | --all] [--unique] [--count] [--timeout S] [--json]
+                    [--svg OUT.svg] [--png OUT.png] [--pdf OUT.pdf]
     twinsolve bench PATH... [--backends a,b,c] [--timeout S] [--memory MB] [--jobs N]
                     [--repeat N] [--db FILE] [--executor local|dask] [--scheduler ADDR]
                     [--quick] [--quiet]
@@ -10,9 +11,13 @@
     twinsolve generate PUZZLE [--size RxC] [--count N] [--seed S] [--difficulty LEVEL]
                        [--symmetric] [--presses K] [--flips K] [--pieces K] [--length K]
                        [--variant NAME] [--option NAME=VALUE] [--jobs N] [--timeout S]
-                       --out DIR
+                       --out DIR [--sheet OUT.pdf]
     twinsolve grade PATH... [--timeout S] [--json]
-    twinsolve play LEVEL (--moves M | --player greedy|evasive) [--seed S] [--json]
+    twinsolve render PATH... --out DIR [--format svg|png|pdf] [--solution] [--timeout S]
+    twinsolve sheet FILES... --out OUT.pdf [--per-page N] [--solutions] [--title T]
+    twinsolve play [LEVEL] [--moves M | --player greedy|evasive] [--seed S] [--json]
+                   [--record FILE]
+    twinsolve play --replay FILE [--verify | --html OUT.html]
 
 Exit codes: 0 all good; 1 a run failed or was wrong (for `solve`: error,
 crash, memout or timeout; for `bench`, where time-outs are measurements:
@@ -73,6 +78,13 @@ def _positive_int(text: str) -> int:
     value = ascii_int(text, max_digits=18)
     if value is None or value < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number >= 1: {text!r}")
+    return value
+
+
+def _per_page(text: str) -> int:
+    value = ascii_int(text, max_digits=3)
+    if value is None or not 1 <= value <= 30:
+        raise argparse.ArgumentTypeError(f"must be a whole number 1..30: {text!r}")
     return value
 
 
@@ -144,6 +156,31 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"seconds per run, model building included "
                             f"(default {SOLVE_TIMEOUT:g})")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
+    for fmt in ("svg", "png", "pdf"):
+        solve.add_argument(f"--{fmt}", metavar="OUT", help=f"draw the instance with its answer "
+                                                          f"as {fmt.upper()} (one instance)")
+
+    render = commands.add_parser("render", help="pictures of instances and levels (no solving)")
+    render.add_argument("paths", nargs="+", metavar="PATH")
+    render.add_argument("--out", required=True, metavar="DIR", help="folder for the pictures")
+    render.add_argument("--format", choices=("svg", "png", "pdf"), default="svg",
+                        help="picture format (default svg)")
+    render.add_argument("--solution", action="store_true",
+                        help="draw the solution in: the file's expect-solution, else solved "
+                             "with hand")
+    render.add_argument("--timeout", type=_positive_float, metavar="S", default=SOLVE_TIMEOUT,
+                        help=f"seconds per hand solve (default {SOLVE_TIMEOUT:g})")
+
+    sheet = commands.add_parser("sheet", help="a printable A4 PDF sheet of puzzles")
+    sheet.add_argument("paths", nargs="+", metavar="FILES")
+    sheet.add_argument("--out", required=True, metavar="OUT.pdf", help="the PDF to write")
+    sheet.add_argument("--per-page", type=_per_page, metavar="N", default=4,
+                       help="puzzles per page (1-30, default 4)")
+    sheet.add_argument("--solutions", action="store_true",
+                       help="the solutions on the last pages")
+    sheet.add_argument("--title", default="twinsolve puzzles", help="the title on every page")
+    sheet.add_argument("--timeout", type=_positive_float, metavar="S", default=SOLVE_TIMEOUT,
+                       help=f"seconds per hand solve (default {SOLVE_TIMEOUT:g})")
 
     bench = commands.add_parser("bench", help="run back-ends over instances and compare")
     bench.add_argument("paths", nargs="+", metavar="PATH")
@@ -206,6 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="seconds each puzzle may take, all its tries (default: none)")
     generate.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
     generate.add_argument("--quiet", action="store_true", help="no progress bar")
+    generate.add_argument("--sheet", metavar="OUT.pdf",
+                          help="also a printable sheet of the puzzles, solutions at the end")
 
     grade = commands.add_parser("grade", help="the difficulty level of existing puzzles")
     grade.add_argument("paths", nargs="+", metavar="PATH")
@@ -213,16 +252,24 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"seconds per file (default {SOLVE_TIMEOUT:g})")
     grade.add_argument("--json", action="store_true", help="one JSON object per line")
 
-    play = commands.add_parser("play", help="play a stealth-game level without a terminal")
-    play.add_argument("level", metavar="LEVEL", help="a level file (instances/robots/)")
-    who = play.add_mutually_exclusive_group(required=True)
-    who.add_argument("--moves", metavar="M", help="the player's actions: R D L U move, W wait, "
-                                                  "X release an EMP, Z undo")
+    play = commands.add_parser("play", help="play a stealth-game level, or watch a replay")
+    play.add_argument("level", metavar="LEVEL", nargs="?",
+                      help="a level file, or the number of a shipped level (none: list them)")
+    who = play.add_mutually_exclusive_group()
+    who.add_argument("--moves", metavar="M", help="the player's actions without a terminal: "
+                                                  "R D L U move, W wait, X release an EMP, Z undo")
     who.add_argument("--player", choices=("greedy", "evasive"),
                      help="a scripted player instead (plays until the game ends)")
     play.add_argument("--seed", type=_seed, metavar="S",
                       help="the game's random seed (default: the level's)")
     play.add_argument("--json", action="store_true", help="one JSON object per turn")
+    play.add_argument("--record", metavar="FILE", help="write the game's replay (JSON) to FILE")
+    play.add_argument("--replay", metavar="FILE", help="watch a replay in the terminal")
+    check = play.add_mutually_exclusive_group()
+    check.add_argument("--verify", action="store_true",
+                       help="with --replay: re-simulate it and confirm every recorded turn")
+    check.add_argument("--html", metavar="OUT", help="with --replay: write a self-contained "
+                                                     "HTML page that animates it")
 
     importer = commands.add_parser("import", help="puzz.link URLs and puzzlekit datasets to files")
     importer.add_argument("source", metavar="SOURCE", help="a puzz.link URL or a dataset .json")
@@ -321,16 +368,22 @@ def _against_file(instance: Any, result: Result) -> Result:
 
 def cmd_solve(args: argparse.Namespace, console: Console) -> int:
     limits = Limits(timeout=args.timeout, unique=args.unique, count=args.count)
+    pictures = _picture_options(args)
     loaded = instances(args.paths)
     if not loaded:
         raise UsageError("no instances (*.txt, *.json) under the given paths")
+    if pictures and len(loaded) != 1:
+        raise UsageError(f"--{pictures[0][0]} draws one instance; the paths name {len(loaded)}")
     exit_code = 0
     for path, instance in loaded:
         entry = puzzle_of(instance)
         specs = [b.name for b in entry.default_backends()] if args.all else [args.backend]
         shown_solution = False
+        answer = None  # the first back-end's verified solution, for a picture
         for index, spec in enumerate(specs):
             result = _against_file(instance, run(instance, spec, limits))
+            if answer is None and result.status not in FAILED and result.solution is not None:
+                answer = result.solution
             if result.status in FAILED:
                 exit_code = 1
             if args.json:
@@ -342,7 +395,36 @@ def cmd_solve(args: argparse.Namespace, console: Console) -> int:
                 console.print(entry.rules.render(instance, result.solution))
                 shown_solution = result.solution is not None
             console.print(_describe(spec, result))
+        if pictures:
+            _draw_answer(path, instance, answer, pictures, console, args.json)
     return exit_code
+
+
+def _picture_options(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The (format, path) pairs of --svg / --png / --pdf, each path checked before solving."""
+    from .pictures.draw import check_picture_path
+
+    chosen = [(fmt, getattr(args, fmt)) for fmt in ("svg", "png", "pdf") if getattr(args, fmt)]
+    for fmt, path in chosen:
+        check_picture_path(path, fmt)
+    return chosen
+
+
+def _draw_answer(label: str, instance: Any, solution: Any, pictures: list[tuple[str, str]],
+                 console: Console, quiet: bool) -> None:
+    """Draw the instance with its answer (verified, as every answer), or alone without one."""
+    from .core.atomic import write_bytes
+    from .core.canvas import encode
+    from .pictures.draw import Item, draw
+
+    item = Item(label, instance)
+    drawing = draw(item, solution)
+    for fmt, path in pictures:
+        write_bytes(path, encode(drawing, fmt, title=item.name))
+        if not quiet:
+            console.print(Text(f"wrote {path}" + ("" if solution is not None
+                                                  else " (no answer to draw: the puzzle alone)")),
+                          soft_wrap=True)
 
 
 # ---------------------------------------------------------------- bench
@@ -437,6 +519,8 @@ def cmd_generate(args: argparse.Namespace, console: Console) -> int:
         if options.get(name) is not None:
             raise UsageError(f"generate: option {name} given twice")
         options[name] = value
+    if args.sheet and not args.sheet.lower().endswith(".pdf"):
+        raise UsageError(f"--sheet {args.sheet}: a sheet is a PDF (OUT.pdf)")
     plan = make_plan(args.puzzle, level=args.difficulty, size=args.size, count=args.count,
                      seed=args.seed, symmetric=args.symmetric, options=options,
                      timeout=args.timeout)
@@ -444,8 +528,39 @@ def cmd_generate(args: argparse.Namespace, console: Console) -> int:
         task = bar.add_task("", total=plan.count)
         found = generate(plan, jobs=args.jobs,
                          progress=lambda done: bar.update(task, completed=done))
-    for path in write(plan, found, args.out):
+    written = write(plan, found, args.out)
+    for path in written:
         console.print(Text(f"wrote {path}"), soft_wrap=True)
+    if args.sheet:
+        from .pictures.draw import gather, sheet_file
+
+        title = f"twinsolve: {plan.describe()}s, seed {plan.seed}"
+        sheet_file(gather([str(p) for p in written]), args.sheet, 4, True, SOLVE_TIMEOUT, title)
+        console.print(Text(f"wrote {args.sheet}"), soft_wrap=True)
+    return 0
+
+
+def cmd_render(args: argparse.Namespace, console: Console) -> int:
+    from .pictures.draw import gather, render_files
+
+    written, notes = render_files(gather(args.paths), args.out, args.format, args.solution,
+                                  args.timeout)
+    for note in notes:
+        console.print(Text(f"note: {note}"), soft_wrap=True)
+    console.print(Text(f"wrote {len(written)} picture{'s' * (len(written) != 1)} "
+                       f"into {args.out}"), soft_wrap=True)
+    return 0
+
+
+def cmd_sheet(args: argparse.Namespace, console: Console) -> int:
+    from .pictures.draw import gather, sheet_file
+
+    if not args.out.lower().endswith(".pdf"):
+        raise UsageError(f"--out {args.out}: a sheet is a PDF (OUT.pdf)")
+    items = gather(args.paths)
+    sheet_file(items, args.out, args.per_page, args.solutions, args.timeout, args.title)
+    console.print(Text(f"wrote {args.out}: {len(items)} puzzle{'s' * (len(items) != 1)}"),
+                  soft_wrap=True)
     return 0
 
 
@@ -497,12 +612,31 @@ def _one_instance(source: str) -> tuple[str, Any]:
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
     from .robots import play
 
-    level = play.load(args.level)
-    game = play.new_game(level, args.seed)
+    if args.replay is not None:
+        return _replay(args, console)
+    if args.verify or args.html:
+        raise UsageError(f"{'--verify' if args.verify else '--html'} goes with --replay FILE")
+    if args.level is None:
+        if args.moves is not None or args.player or args.record or args.json:
+            raise UsageError("play needs a LEVEL (a file, or a shipped level's number)")
+        return _list_levels(console)
+    path = play.resolve_level(args.level)
+    level = play.load(path)
+    seed = level.seed if args.seed is None else args.seed
+    if args.moves is None and args.player is None:
+        if args.json:
+            raise UsageError("--json goes with --moves or --player (the terminal game has "
+                             "no JSON)")
+        _need_terminal("the terminal game", "give --moves or --player to play without one")
+        from .robots import terminal
+
+        return terminal.play(path, seed, record=args.record)
+    game = play.new_game(level, seed)
     actions = play.moves_of(args.moves) if args.moves is not None else \
-        play.scripted(game, args.player, level.turns,
-                      level.seed if args.seed is None else args.seed)
+        play.scripted(game, args.player, level.turns, seed)
+    records = []
     for turn in play.turns(game, actions):
+        records.append(turn)
         if args.json:
             print(json.dumps(turn, separators=(",", ":")))
             continue
@@ -510,7 +644,67 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         console.print(f"tick {turn['tick']:>4}  {turn['action']}  player "
                       f"{tuple(turn['player'])}  shards left {turn['shards_left']}  "
                       f"events {events}  {turn['outcome']}", markup=False)
+    if args.record:
+        from .core.instance_file import read_text
+        from .robots import replay
+
+        replay.write(args.record, replay.build(level, read_text(path, str(path)),
+                                               play.source_of(path), seed, records))
+        if not args.json:
+            console.print(f"wrote {args.record}", markup=False)
     return 0
+
+
+def _need_terminal(what: str, otherwise: str) -> None:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError(f"{what} needs a terminal (stdin and stdout); {otherwise}")
+
+
+def _list_levels(console: Console) -> int:
+    from .robots import play
+
+    levels = play.shipped_levels()
+    if not levels:
+        raise UsageError(f"no shipped levels in {play.LEVELS}: name a level file")
+    console.print("the shipped levels ('twinsolve play N' plays level N):", markup=False)
+    for number, path in enumerate(levels, start=1):
+        level = play.load(path)
+        name = dict(level.meta).get("name", path.stem)
+        robots = len(level.robots)
+        console.print(f"  {number}  {name:<16} {level.rows}x{level.cols}, {robots} "
+                      f"robot{'s' * (robots != 1)}, {len(level.doors)} doors  ({path.name})",
+                      markup=False)
+    return 0
+
+
+def _replay(args: argparse.Namespace, console: Console) -> int:
+    from .robots import replay
+
+    extra = [flag for flag, given in (("LEVEL", args.level is not None),
+                                      ("--moves", args.moves is not None),
+                                      ("--player", args.player), ("--seed", args.seed is not None),
+                                      ("--record", args.record), ("--json", args.json)) if given]
+    if extra:
+        raise UsageError(f"--replay FILE takes no {extra[0]} (the replay holds the game)")
+    watched = replay.read(args.replay)
+    if args.verify:
+        mismatch = replay.verify(watched)
+        if mismatch is not None:
+            console.print(f"{args.replay}: {mismatch}", markup=False)
+            return 1
+        console.print(f"{args.replay}: all {len(watched['turns'])} turns verified", markup=False)
+        return 0
+    if args.html:
+        from .core.atomic import write_text
+        from .robots import replay_html
+
+        write_text(args.html, replay_html.page(watched))
+        console.print(f"wrote {args.html}", markup=False)
+        return 0
+    _need_terminal("watching a replay", "use --verify or --html OUT.html without one")
+    from .robots import terminal
+
+    return terminal.watch(watched, args.replay)
 
 
 def cmd_import(args: argparse.Namespace, console: Console) -> int:
@@ -545,7 +739,7 @@ def cmd_export(args: argparse.Namespace, console: Console) -> int:
 _COMMANDS = {"list": lambda args, console: cmd_list(console), "solve": cmd_solve,
              "bench": cmd_bench, "report": cmd_report, "generate": cmd_generate,
              "grade": cmd_grade, "play": cmd_play, "import": cmd_import,
-             "export": cmd_export}
+             "export": cmd_export, "render": cmd_render, "sheet": cmd_sheet}
 
 
 def _printable_streams() -> None:

@@ -8,15 +8,14 @@ installed (`apt-get install -y chromium`).
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from browser import CHROMIUM, NO_CHROMIUM, dump_dom
 
 from twinsolve.bench.html import page
 from twinsolve.bench.plots import PAIRWISE_MAX, all_plots, render, same_nodes, scatter_plots
@@ -27,7 +26,6 @@ from twinsolve.bench.summary import summarise
 from twinsolve.core.result import Status
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SVG = "{http://www.w3.org/2000/svg}"
 
 # (path, backend, status, wall seconds, message); the fastest solved run per task:
@@ -143,7 +141,7 @@ def test_page_says_over_which_tasks_par2_is_taken(html_page):
 
 
 @pytest.mark.skipif(CHROMIUM is None,
-                    reason="headless Chromium is not installed (apt-get install -y chromium)")
+                    reason=NO_CHROMIUM)
 def test_clicking_a_header_sorts_the_table_in_a_browser(tmp_path, html_page):
     # Click the hand column twice and the summary's PAR-2 once, writing the orders down.
     probe = """<script>
@@ -164,17 +162,10 @@ def test_clicking_a_header_sorts_the_table_in_a_browser(tmp_path, html_page):
     </script></body>"""
     path = tmp_path / "page.html"
     path.write_text(html_page.replace("</body>", probe))
-    done = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", path.as_uri()],
-        capture_output=True, text=True, timeout=90, cwd=tmp_path,
-        env={**os.environ, "HOME": str(tmp_path)})  # its caches and keys stay in tmp_path
-    assert done.returncode == 0, done.stderr[-2000:]
-
+    dom = dump_dom(path, tmp_path)
     def attribute(name: str) -> list[str]:
-        found = re.search(rf'{name}="([^"]*)"', done.stdout)
-        assert found, done.stdout[:500]
+        found = re.search(rf'{name}="([^"]*)"', dom)
+        assert found, dom[:500]
         return [p.removeprefix("instances/lightsout/") for p in found.group(1).split(",")]
 
     # hand: solved runs fastest first (a 3 ms, e 50 ms, c 200 ms), then timeout, then wrong

@@ -35,8 +35,11 @@ def test_the_same_level_seed_and_moves_give_the_same_json_twice():
     records = [json.loads(line) for line in runs[0].stdout.splitlines()]
     assert [record["tick"] for record in records][:3] == [0, 1, 2]
     first = records[0]
-    assert set(first) == {"tick", "action", "player", "shards_left", "exit_open", "robots",
-                          "doors", "events", "outcome"}
+    assert set(first) == {"tick", "action", "player", "shards_left", "exit_open", "shards",
+                          "pickups", "skill", "emp", "shield", "silence", "undos_left",
+                          "alarms", "sight", "robots", "doors", "events", "outcome"}
+    assert all(len(record["shards"]) == record["shards_left"] for record in records)
+    assert [r["undos_left"] for r in records if r["action"] == "Z"] == [2]
     assert set(first["robots"][0]) == {"kind", "cell", "state", "intent", "target", "path",
                                        "visited", "nodes", "stunned"}
 

@@ -4,10 +4,13 @@
 sets the four robots' planner on it; `turns(game, actions)` plays and yields
 one record per turn, the JSON object `twinsolve play LEVEL --moves M --json`
 prints per line: tick (the tick the turn was played on), action, player,
-shards left, exit open, robots (kind, cell, state, intent, target, planned
-path, the cells its search visited this turn, search nodes, stunned turns),
-doors (cell, open on the next tick), events and outcome. Cells are [row,
-col]. The same level, seed and moves give the same records, byte for byte.
+shards left, exit open, the shards and EMP pickups still on the map, the
+skill point's cell, EMP charges, shields, silent turns left, undos left, the
+alarm cells sounding, the cells the player sees (`sight`), robots (kind,
+cell, state, intent, target, planned path, the cells its search visited this
+turn, search nodes, stunned turns), doors (cell, open on the next tick),
+events and outcome. Cells are [row, col]; the state is the one after the
+turn. The same level, seed and moves give the same records, byte for byte.
 """
 
 from __future__ import annotations
@@ -15,17 +18,53 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import InstanceError, UsageError
 from ..core.instance_file import read_text
 from ..core.run import file_problem
 from .ai import Planner
-from .game import ACTIONS, Game, Outcome
+from .game import ACTIONS, ALARM_TURNS, Game, Outcome
 from .level import Level, parse
 from .players import PLAYERS
 
-__all__ = ["load", "new_game", "turns", "record", "moves_of", "scripted"]
+__all__ = ["load", "new_game", "turns", "record", "start_record", "moves_of", "scripted",
+           "shipped_levels", "resolve_level", "source_of", "LEVELS"]
+
+LEVELS = Path(__file__).resolve().parents[2] / "instances" / "robots"  # the shipped levels
+
+
+def shipped_levels() -> list[Path]:
+    """The shipped level files in play order: level-1, level-2, ..., then the others by name
+    (the 64x64 stress level); `twinsolve play N` plays the N-th."""
+    def order(path: Path) -> tuple:
+        number = path.stem.removeprefix("level-")
+        return (0, int(number), "") if number.isdigit() else (1, 0, path.name)
+    return sorted(LEVELS.glob("*.txt"), key=order) if LEVELS.is_dir() else []
+
+
+def source_of(path: Path) -> str:
+    """How a replay names its level file: a shipped level relative to the project
+    (`instances/robots/level-1.txt`, the same on every machine), any other as given."""
+    try:
+        return str(path.resolve().relative_to(LEVELS.parents[1]))
+    except ValueError:
+        return str(path)
+
+
+def resolve_level(name: str) -> Path:
+    """The level file `name` names: a path, or the number of a shipped level."""
+    path = Path(name)
+    if name.isdigit() and not path.exists():
+        levels = shipped_levels()
+        if not levels:
+            raise UsageError(f"no shipped levels in {LEVELS}: name a level file")
+        if not 1 <= int(name) <= len(levels):
+            raise UsageError(f"no shipped level {name}: the levels are 1..{len(levels)} "
+                             "('twinsolve play' lists them)")
+        return levels[int(name) - 1]
+    return path
 
 
 def load(path: str | os.PathLike[str]) -> Level:
@@ -65,7 +104,7 @@ def moves_of(text: str) -> str:
 def scripted(game: Game, name: str, limit: int, seed: int = 0) -> Iterator[str]:
     """The actions of scripted player `name`, at most `limit` of them; `seed` seeds the
     player's own generator (its tie-breaks), never the game's."""
-    player, rng = PLAYERS[name], random.Random(f"twinsolve play {name} {seed}")
+    player, rng = PLAYERS[name](), random.Random(f"twinsolve play {name} {seed}")
     for _ in range(limit):
         if game.state.outcome is not Outcome.PLAYING:
             return
@@ -94,8 +133,20 @@ def record(game: Game, tick: int, action: str, events: list[str]) -> dict[str, A
              for cell in game.door_cells]
     return {"tick": tick, "action": action, "player": _cell(game, state.player),
             "shards_left": len(state.shards), "exit_open": game.exit_open(),
+            "shards": [_cell(game, v) for v in sorted(state.shards)],
+            "pickups": [_cell(game, v) for v in sorted(state.pickups)],
+            "skill": _cell(game, state.skill), "emp": state.emp, "shield": state.shield,
+            "silence": state.silence, "undos_left": game.undos_left,
+            "alarms": [_cell(game, v) for v, when in sorted(state.alarms.items())
+                       if state.tick - when < ALARM_TURNS],
+            "sight": [_cell(game, v) for v in sorted(game.player_sight())],
             "robots": robots, "doors": doors, "events": events,
             "outcome": state.outcome.value}
+
+
+def start_record(game: Game) -> dict[str, Any]:
+    """The record of the game before its first turn (action "", no events)."""
+    return record(game, game.state.tick, "", [])
 
 
 def turns(game: Game, actions: Iterable[str]) -> Iterator[dict[str, Any]]:

@@ -1,0 +1,932 @@
+"""The stealth game full screen in a terminal (curses), and the replay viewer.
+
+The screen: the map on the left, the HUD on the right of a `|` column.
+
+- The map is seen through the player's eyes. Cells in sight now are drawn
+  in full (the robots and the skill point only there); cells seen before
+  are remembered, dimmed: the walls, the floor, the doors, the exit, shards
+  and EMP pickups still lying there; cells never seen are blank. The player
+  sees along rows and columns; the walls and doors bordering what they see
+  count as seen. A level larger than the map window scrolls: the window is
+  centred on the player, clamped to the level's edges.
+- Every thing has its own character, so the map reads without colour
+  (colours are added where `curses.has_colors()`): `@` the player, `S` `H`
+  `I` `C` the sentinel, hunter, interceptor and scout (lower case while
+  stunned), `*` a data shard, `e` an EMP pickup, `k` the skill point, `E`
+  the open exit, `X` the exit still locked, `+` a closed door, `/` an open
+  one, `"` cover, `^` an alarm cell, `!` one ringing, `#` a wall, `.` floor.
+  Where the terminal cannot dim, remembered floor is drawn blank (the
+  remembered walls still outline it) so sight stays distinct from memory.
+- The algorithm view (V) lifts the fog and draws each robot's plan this
+  turn: `o` its planned path, `:` the cells its search visited, `T` (reverse
+  video, on top of whatever stands there) its target.
+- The HUD: the level's name, the turn and turns left, shards left, EMP
+  charges, undos left, the active skill (shield, silence turns), one line per
+  robot with its kind and intent ("H hunter: chase"), the last turn's events,
+  the legend when there is room, and a key hint. Winning, capture and running
+  out of time end in a box with the score (turns, shards collected, undos
+  used) and how to go on.
+
+Keys, playing (`play`): arrows or WASD move, space waits, E releases an EMP,
+U or Backspace undoes, V toggles the algorithm view, R restarts, Q quits,
+? shows the keys (any key closes them). Watching a replay (`watch`): Left /
+Right step one turn, Home / End jump to the first / last, space plays and
+pauses, + and - change the speed, V, ? and Q as above.
+
+The idea: one renderer over records. Everything drawn comes from a turn's
+record (`twinsolve.robots.play.record`: the player, shards, robots with
+their plans, doors, sight, events, outcome), the level's static map and the
+cells remembered so far (the union of what was seen up to the shown turn).
+A `Timeline` holds the records (the start record first); the live game
+appends one per turn it plays, the replay viewer the file's (after the
+start record the engine makes from the replay's level and seed); both build
+a `Frame` (which record, which view, which text) and call `draw`.
+The game's tick after a turn is not in its record (an undo goes back), so
+the timeline keeps it, replaying undos as a stack.
+
+`play(path, seed, record)` plays a level (`--record FILE` writes the replay
+of the attempt since the last restart when the player leaves); `watch(replay,
+source)` shows a replay read by `twinsolve.robots.replay.read`, after
+checking every record has the fields the screen draws (a damaged one is an
+`InstanceError` naming the file and the turn, never a traceback). Ctrl-C
+interrupts either at once (the CLI's "interrupted", no replay written).
+
+The smallest terminal (`minimum_size`) is the HUD's 31 columns and 15 rows
+(six status lines, a robots heading and four robots, the events line, the
+key hint, two blank lines) beside a `|` and a map window of 17x17, the
+sight of the shipped levels' keenest player (vision 8: eight cells each way
+and their own), or the whole level when it is smaller (and never narrower
+than the 36-column help box): 48x15 for level 1, 49x16 for level 2, 49x17
+for the others, so 80x24 plays every shipped level. Smaller, the screen
+says so until it is enlarged; a level larger than the window scrolls.
+"""
+
+from __future__ import annotations
+
+import curses
+import enum
+import locale
+import os
+import sys
+import textwrap
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..core.errors import InstanceError, UsageError
+from ..core.instance_file import read_text
+from . import play as headless
+from . import replay as replays
+from .game import ACTIONS, UNDOS, Outcome
+from .level import Item, Level, RobotKind, Tile
+
+__all__ = ["play", "watch", "draw", "Frame", "Timeline", "Board", "Palette", "Role",
+           "minimum_size", "PANEL_WIDTH", "HUD_ROWS", "SIGHT_WINDOW", "BOX_COLUMNS", "SPEEDS"]
+
+PANEL_WIDTH = 31   # the HUD's columns: one margin and 30 for text
+HUD_ROWS = 15      # its essential lines (module docstring)
+SIGHT_WINDOW = 17  # the shipped levels' widest sight: vision 8 each way and the player's cell
+BOX_COLUMNS = 36   # the help and end boxes: 32 columns of text, a margin and a frame each side
+SPEEDS = (1, 2, 4, 8, 16, 32)  # replay speeds, turns per second
+DEFAULT_SPEED = 2  # index into SPEEDS: 4 turns a second
+
+PLAYER = "@"
+ROBOT_GLYPHS = {kind.name.lower(): kind.value for kind in RobotKind}  # S H I C
+SHARD, PICKUP, SKILL = Item.SHARD.value, Item.EMP.value, Item.SKILL.value  # * e k
+EXIT_OPEN, EXIT_SHUT = "E", "X"
+DOOR_SHUT, DOOR_OPEN = "+", "/"
+WALL, FLOOR, COVER, ALARM, RINGING = "#", ".", '"', "^", "!"
+PATH, VISITED, TARGET = "o", ":", "T"
+SEPARATOR = "|"
+
+
+class Role(enum.Enum):
+    """What a character on screen is, for its colour and attributes."""
+
+    WALL = "wall"
+    FLOOR = "floor"
+    COVER = "cover"
+    ALARM = "alarm"
+    RINGING = "ringing"
+    DOOR = "door"
+    EXIT_SHUT = "exit shut"
+    EXIT_OPEN = "exit open"
+    SHARD = "shard"
+    PICKUP = "pickup"
+    SKILL = "skill"
+    PLAYER = "player"
+    ROBOT = "robot"
+    STUNNED = "stunned"
+    PATH = "path"
+    VISITED = "visited"
+    TARGET = "target"
+    TEXT = "text"
+    TITLE = "title"
+    GOOD = "good"
+    WARNING = "warning"
+
+
+_TERRAIN = {Tile.WALL: (WALL, Role.WALL), Tile.FLOOR: (FLOOR, Role.FLOOR),
+            Tile.COVER: (COVER, Role.COVER), Tile.ALARM: (ALARM, Role.ALARM),
+            Tile.DOOR: (DOOR_SHUT, Role.DOOR)}
+_BLOCKERS = (Tile.WALL, Tile.DOOR)  # seen when they border a cell in sight
+
+Cell = tuple[int, int]
+Glyph = tuple[str, Role]
+T = TypeVar("T")
+
+
+# -- the static map ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Board:
+    """The level's static map: its terrain, name and number of shards."""
+
+    level: Level
+    name: str
+    shards: int
+
+    @classmethod
+    def of(cls, level: Level, fallback_name: str) -> Board:
+        name = dict(level.meta).get("name") or fallback_name
+        return cls(level, _printable(name), len(level.cells_with(Item.SHARD)))
+
+    def terrain(self, cell: Cell) -> Glyph:
+        return _TERRAIN[self.level.tile(cell)]
+
+    def inside(self, cell: Cell) -> bool:
+        return 0 <= cell[0] < self.level.rows and 0 <= cell[1] < self.level.cols
+
+    def in_view(self, sight: Iterable[Cell]) -> set[Cell]:
+        """The cells in sight and the walls and doors bordering them (what stops the eye is
+        seen too, though sight lines hold only the open cells)."""
+        seen = set(sight)
+        borders = set()
+        for r, c in seen:
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    near = (r + dr, c + dc)
+                    if self.inside(near) and self.level.tile(near) in _BLOCKERS:
+                        borders.add(near)
+        return seen | borders
+
+
+def minimum_size(level: Level) -> tuple[int, int]:
+    """(columns, rows) the screen needs for `level` (module docstring)."""
+    columns = max(PANEL_WIDTH + 1 + min(level.cols, SIGHT_WINDOW), BOX_COLUMNS)
+    rows = max(HUD_ROWS, min(level.rows, SIGHT_WINDOW))
+    return columns, rows
+
+
+# -- the records shown -------------------------------------------------------------------------
+
+class Timeline:
+    """The records shown in order (the start record first), the game's tick after each,
+    and the turn each cell was first seen on (so what is remembered at any turn is cheap)."""
+
+    def __init__(self, board: Board, start: dict[str, Any]) -> None:
+        self.board = board
+        self.records: list[dict[str, Any]] = []
+        self.ticks: list[int] = []
+        self._clock: list[int] = []  # the tick after each turn still in force: an undo pops one
+        self._first_seen: dict[Cell, int] = {}
+        self.append(start)
+
+    @property
+    def last(self) -> int:
+        return len(self.records) - 1
+
+    def append(self, record: dict[str, Any]) -> None:
+        action = record["action"]
+        if not self.records:
+            self._clock = [record["tick"]]
+        elif action == "Z":
+            if "undo" in record["events"] and len(self._clock) > 1:
+                self._clock.pop()
+        else:
+            self._clock.append(record["tick"] + 1)
+        index = len(self.records)
+        self.records.append(record)
+        self.ticks.append(self._clock[-1])
+        for cell in self.board.in_view(_cells(record["sight"])):
+            self._first_seen.setdefault(cell, index)
+
+    def remembered(self, index: int) -> set[Cell]:
+        """The cells seen on turns 0..index."""
+        return {cell for cell, first in self._first_seen.items() if first <= index}
+
+    def turns(self) -> list[dict[str, Any]]:
+        """The turn records (the start record left out): what a replay holds."""
+        return self.records[1:]
+
+
+def _cells(pairs: Iterable[list[int]]) -> list[Cell]:
+    return [(pair[0], pair[1]) for pair in pairs]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One screen: which record of the timeline, in which view, with which text.
+
+    `banner` is the replay's line (None in the live game), `hint` the key hint under the
+    HUD, `carry_on` how to go on after the end, `help` the key list when it is open, and
+    `program` the command named by the too-small message.
+    """
+
+    timeline: Timeline
+    index: int
+    plans: bool
+    banner: str | None
+    hint: str
+    carry_on: str
+    help: tuple[str, ...] | None
+    program: str
+
+    @property
+    def board(self) -> Board:
+        return self.timeline.board
+
+    @property
+    def record(self) -> dict[str, Any]:
+        return self.timeline.records[self.index]
+
+    @property
+    def tick(self) -> int:
+        return self.timeline.ticks[self.index]
+
+
+# -- colours -------------------------------------------------------------------------------------
+
+class Palette:
+    """The curses attribute of each role, and how remembered cells look."""
+
+    def __init__(self, attrs: dict[Role, int], memory: int, blank_memory_floor: bool) -> None:
+        self.attrs = attrs
+        self.memory = memory
+        self.blank_memory_floor = blank_memory_floor
+
+    def __call__(self, role: Role) -> int:
+        return self.attrs.get(role, curses.A_NORMAL)
+
+    @classmethod
+    def for_terminal(cls) -> Palette:
+        """Colours when the terminal has them (and enough pairs), plain attributes else."""
+        if curses.has_colors():
+            try:
+                return cls._coloured()
+            except curses.error:
+                pass  # too few colour pairs, or none to set: fall back to plain
+        return cls.plain()
+
+    @classmethod
+    def plain(cls) -> Palette:
+        attrs = {Role.PLAYER: curses.A_BOLD, Role.ROBOT: curses.A_BOLD,
+                 Role.SHARD: curses.A_BOLD, Role.EXIT_OPEN: curses.A_BOLD,
+                 Role.RINGING: curses.A_REVERSE, Role.TARGET: curses.A_REVERSE,
+                 Role.TITLE: curses.A_BOLD, Role.GOOD: curses.A_BOLD,
+                 Role.WARNING: curses.A_BOLD | curses.A_REVERSE}
+        can_dim = bool(_termattrs() & curses.A_DIM)
+        return cls(attrs, curses.A_DIM if can_dim else curses.A_NORMAL, not can_dim)
+
+    @classmethod
+    def _coloured(cls) -> Palette:
+        curses.start_color()
+        try:
+            curses.use_default_colors()
+            background = -1
+        except curses.error:
+            background = curses.COLOR_BLACK
+        grey = 8 if curses.COLORS >= 16 else curses.COLOR_BLUE
+        scheme = {
+            Role.WALL: (curses.COLOR_WHITE, 0), Role.FLOOR: (curses.COLOR_WHITE, 0),
+            Role.COVER: (curses.COLOR_GREEN, 0), Role.ALARM: (curses.COLOR_RED, 0),
+            Role.DOOR: (curses.COLOR_YELLOW, curses.A_BOLD),
+            Role.EXIT_SHUT: (curses.COLOR_RED, curses.A_BOLD),
+            Role.EXIT_OPEN: (curses.COLOR_GREEN, curses.A_BOLD),
+            Role.SHARD: (curses.COLOR_CYAN, curses.A_BOLD),
+            Role.PICKUP: (curses.COLOR_BLUE, curses.A_BOLD),
+            Role.SKILL: (curses.COLOR_MAGENTA, curses.A_BOLD),
+            Role.PLAYER: (curses.COLOR_YELLOW, curses.A_BOLD),
+            Role.ROBOT: (curses.COLOR_RED, curses.A_BOLD), Role.STUNNED: (curses.COLOR_BLUE, 0),
+            Role.PATH: (curses.COLOR_MAGENTA, curses.A_BOLD), Role.VISITED: (curses.COLOR_BLUE, 0),
+            Role.TARGET: (curses.COLOR_MAGENTA, curses.A_REVERSE | curses.A_BOLD),
+            Role.TITLE: (curses.COLOR_WHITE, curses.A_BOLD),
+            Role.GOOD: (curses.COLOR_GREEN, curses.A_BOLD),
+            Role.WARNING: (curses.COLOR_RED, curses.A_BOLD),
+        }
+        attrs = {}
+        for number, (role, (colour, extra)) in enumerate(scheme.items(), start=1):
+            curses.init_pair(number, colour, background)
+            attrs[role] = curses.color_pair(number) | extra
+        curses.init_pair(len(scheme) + 1, curses.COLOR_RED, curses.COLOR_WHITE)
+        attrs[Role.RINGING] = curses.color_pair(len(scheme) + 1) | curses.A_REVERSE
+        curses.init_pair(len(scheme) + 2, grey, background)
+        return cls(attrs, curses.color_pair(len(scheme) + 2), False)
+
+
+def _termattrs() -> int:
+    try:
+        return curses.termattrs()
+    except curses.error:
+        return 0
+
+
+# -- drawing -------------------------------------------------------------------------------------
+
+def draw(screen: Any, palette: Palette, frame: Frame) -> bool:
+    """Draw `frame` on the curses window `screen`; False when the window is too small (the
+    screen then says so instead)."""
+    height, width = screen.getmaxyx()
+    screen.erase()
+    need_columns, need_rows = minimum_size(frame.board.level)
+    if width < need_columns or height < need_rows:
+        _too_small(screen, palette, width, height, need_columns, need_rows, frame.program)
+        screen.refresh()
+        return False
+    map_columns = width - PANEL_WIDTH - 1
+    _draw_map(screen, palette, frame, height, map_columns)
+    for y in range(height):
+        _put(screen, y, map_columns, SEPARATOR, palette(Role.TEXT))
+    _draw_panel(screen, palette, frame, map_columns + 1, height)
+    if frame.help is not None:
+        _draw_box(screen, palette, [(line, Role.TEXT) for line in frame.help], width, height)
+    elif frame.record["outcome"] != Outcome.PLAYING.value:
+        _draw_box(screen, palette, _ending_lines(frame), width, height)
+    screen.refresh()
+    return True
+
+
+def _too_small(screen: Any, palette: Palette, width: int, height: int, need_columns: int,
+               need_rows: int, program: str) -> None:
+    message = (f"terminal {width}x{height} is too small: {program} needs at least "
+               f"{need_columns}x{need_rows} -- enlarge it or press Q")
+    for y, line in enumerate(textwrap.wrap(message, max(width - 1, 1))[:height]):
+        _put(screen, y, 0, line, palette(Role.WARNING))
+
+
+def _put(screen: Any, y: int, x: int, text: str, attr: int) -> None:
+    """Write `text` at (y, x), cut at the window's edge; never fails on the last cell."""
+    height, width = screen.getmaxyx()
+    if not (0 <= y < height and 0 <= x < width) or not text:
+        return
+    try:
+        # The bottom-right cell raises after it is written (the cursor cannot move on).
+        screen.addnstr(y, x, text, width - x, attr)
+    except curses.error:
+        pass
+
+
+@dataclass(frozen=True)
+class Viewport:
+    """The part of the level the map window shows: rows top.., columns left.."""
+
+    top: int
+    left: int
+    rows: int
+    cols: int
+
+
+def viewport(level: Level, player: Cell, rows: int, cols: int) -> Viewport:
+    """The window of `rows` x `cols` cells centred on the player, kept inside the level."""
+    rows, cols = min(rows, level.rows), min(cols, level.cols)
+    top = min(max(player[0] - rows // 2, 0), level.rows - rows)
+    left = min(max(player[1] - cols // 2, 0), level.cols - cols)
+    return Viewport(top, left, rows, cols)
+
+
+@dataclass(frozen=True)
+class Layers:
+    """What stands on the cells beyond their terrain, in three layers: `still` (doors, the
+    exit, alarms ringing, shards and pickups: remembered where seen once), `moving` (the
+    skill point, robots, the player: drawn only in sight) and `marks` (the robots' plans,
+    under both), with the robots' `targets`."""
+
+    still: dict[Cell, Glyph]
+    moving: dict[Cell, Glyph]
+    marks: dict[Cell, Glyph]
+    targets: set[Cell]
+
+
+def layers(board: Board, record: dict[str, Any], plans: bool) -> Layers:
+    """What stands where in `record` (`Layers`); the robots' plans only when `plans`."""
+    still: dict[Cell, Glyph] = {}
+    for door in record["doors"]:
+        cell = (door["cell"][0], door["cell"][1])
+        still[cell] = (DOOR_OPEN, Role.DOOR) if door["open"] else (DOOR_SHUT, Role.DOOR)
+    still[board.level.exit] = (EXIT_OPEN, Role.EXIT_OPEN) if record["exit_open"] else \
+        (EXIT_SHUT, Role.EXIT_SHUT)
+    still.update((cell, (RINGING, Role.RINGING)) for cell in _cells(record["alarms"]))
+    still.update((cell, (PICKUP, Role.PICKUP)) for cell in _cells(record["pickups"]))
+    still.update((cell, (SHARD, Role.SHARD)) for cell in _cells(record["shards"]))
+    moving: dict[Cell, Glyph] = {}
+    if record["skill"] is not None:
+        moving[tuple(record["skill"])] = (SKILL, Role.SKILL)
+    marks: dict[Cell, Glyph] = {}
+    targets: set[Cell] = set()
+    for robot in record["robots"]:
+        glyph = ROBOT_GLYPHS[robot["kind"]]
+        moving[tuple(robot["cell"])] = (glyph.lower(), Role.STUNNED) if robot["stunned"] \
+            else (glyph, Role.ROBOT)
+        if plans:
+            marks.update((cell, (VISITED, Role.VISITED)) for cell in _cells(robot["visited"]))
+    if plans:  # every path over every search, every target over every path
+        for robot in record["robots"]:
+            marks.update((cell, (PATH, Role.PATH)) for cell in _cells(robot["path"]))
+        for robot in record["robots"]:
+            if robot["target"] is not None:
+                target = (robot["target"][0], robot["target"][1])
+                marks[target] = (TARGET, Role.TARGET)
+                targets.add(target)
+    moving[tuple(record["player"])] = (PLAYER, Role.PLAYER)
+    return Layers(still, moving, marks, targets)
+
+
+def _draw_map(screen: Any, palette: Palette, frame: Frame, height: int, width: int) -> None:
+    board, record = frame.board, frame.record
+    window = viewport(board.level, (record["player"][0], record["player"][1]), height, width)
+    seen = board.in_view(_cells(record["sight"]))
+    remembered = frame.timeline.remembered(frame.index)
+    on_top = layers(board, record, frame.plans)
+    for y in range(window.rows):
+        for x in range(window.cols):
+            cell = (window.top + y, window.left + x)
+            shown = _cell_look(board, palette, on_top, cell, frame.plans or cell in seen,
+                               cell in remembered)
+            if shown is not None:
+                _put(screen, y, x, shown[0], shown[1])
+
+
+def _cell_look(board: Board, palette: Palette, on_top: Layers, cell: Cell, in_sight: bool,
+               remembered: bool) -> tuple[str, int] | None:
+    """The character and attribute of one map cell; None for a cell never seen."""
+    if in_sight:
+        char, role = on_top.moving.get(cell) or on_top.still.get(cell) or \
+            on_top.marks.get(cell) or board.terrain(cell)
+        attr = palette(role)
+        if cell in on_top.targets:
+            attr |= curses.A_REVERSE  # the target is ringed whatever stands on it
+        return char, attr
+    if not remembered:
+        return None
+    char, role = on_top.still.get(cell) or board.terrain(cell)
+    if role is Role.FLOOR and palette.blank_memory_floor:
+        return None
+    return char, palette.memory
+
+
+def _draw_panel(screen: Any, palette: Palette, frame: Frame, left: int, height: int) -> None:
+    for y, (text, role) in enumerate(panel_lines(frame, height)):
+        _put(screen, y, left + 1, text[:PANEL_WIDTH - 1], palette(role))
+
+
+def panel_lines(frame: Frame, height: int) -> list[tuple[str, Role]]:
+    """The HUD's lines for a panel `height` rows tall: the status, the robots (cut to fit,
+    with how many more), the events, the legend when there is room, the key hint last."""
+    top = _status_lines(frame)
+    events = [_events_line(frame.record)]
+    hint = [(frame.hint, Role.TEXT)]
+    room = height - len(top) - len(events) - len(hint) - 2  # two blank separators
+    lines = [*top, ("", Role.TEXT), *_robot_lines(frame.record, room), *events]
+    legend = _legend_lines()
+    if len(lines) + 1 + len(legend) + 1 + len(hint) <= height:
+        lines += [("", Role.TEXT), *legend]
+    lines += [("", Role.TEXT)] * (height - len(lines) - len(hint))
+    return lines + hint
+
+
+def _status_lines(frame: Frame) -> list[tuple[str, Role]]:
+    record, board = frame.record, frame.board
+    limit = board.level.turns
+    lines = [(board.name, Role.TITLE)]
+    if frame.banner is not None:
+        lines.append((frame.banner, Role.TITLE))
+    lines += [
+        (f"turn {frame.tick} of {limit} ({max(limit - frame.tick, 0)} left)", Role.TEXT),
+        (f"shards left {record['shards_left']} of {board.shards}", Role.TEXT),
+        (f"EMP {record['emp']}   undos left {record['undos_left']}", Role.TEXT),
+        (f"skill: {_skill_text(record)}", Role.TEXT),
+    ]
+    return lines
+
+
+def _skill_text(record: dict[str, Any]) -> str:
+    active = []
+    if record["shield"]:
+        active.append(f"shield {record['shield']}")
+    if record["silence"]:
+        active.append(f"silence {record['silence']} turns")
+    return ", ".join(active) or "none"
+
+
+def _robot_lines(record: dict[str, Any], room: int) -> list[tuple[str, Role]]:
+    """The robots heading and a line per robot, at most `room` lines in all."""
+    lines = []
+    for robot in record["robots"]:
+        glyph = ROBOT_GLYPHS[robot["kind"]]
+        text = f"{glyph} {robot['kind']}: {_printable(robot['intent'])}"
+        if robot["stunned"]:
+            text = f"{glyph.lower()} {robot['kind']}: stunned {robot['stunned']}"
+        lines.append((text, Role.STUNNED if robot["stunned"] else Role.TEXT))
+    if not lines:
+        return [("no robots", Role.TEXT)]
+    if len(lines) + 1 > room:
+        keep = max(room - 2, 0)
+        lines = lines[:keep] + [(f"... and {len(lines) - keep} more", Role.TEXT)]
+    return [("robots", Role.TITLE), *lines]
+
+
+def _events_line(record: dict[str, Any]) -> tuple[str, Role]:
+    events = ", ".join(_printable(event) for event in record["events"]) or "none"
+    return f"events: {events}", Role.TEXT
+
+
+def _legend_lines() -> list[tuple[str, Role]]:
+    return [(text, Role.TEXT) for text in (
+        f"{PLAYER} you   {' '.join(ROBOT_GLYPHS.values())} robots",
+        f"{' '.join(ROBOT_GLYPHS.values()).lower()} robots stunned",
+        f"{SHARD} shard   {PICKUP} EMP   {SKILL} skill",
+        f"{EXIT_OPEN} exit    {EXIT_SHUT} exit (locked)",
+        f"{DOOR_SHUT} door    {DOOR_OPEN} door (open)",
+        f"{COVER} cover   {ALARM} alarm   {RINGING} ringing",
+        f"{PATH} path  {VISITED} searched  {TARGET} target",
+    )]
+
+
+def _ending_lines(frame: Frame) -> list[tuple[str, Role]]:
+    """The end box: what happened, the score, how to go on."""
+    record, board = frame.record, frame.board
+    outcome = Outcome(record["outcome"])
+    title, why, role = {
+        Outcome.WON: ("YOU ESCAPED", "every shard taken, out the exit", Role.GOOD),
+        Outcome.CAPTURED: ("CAPTURED", "a robot caught you", Role.WARNING),
+        Outcome.TIMEOUT: ("OUT OF TIME", f"the {board.level.turns} turns ran out", Role.WARNING),
+    }[outcome]
+    collected = board.shards - record["shards_left"]
+    return [(title, role), (why, Role.TEXT), ("", Role.TEXT),
+            (f"turns {frame.tick}", Role.TEXT),
+            (f"shards collected {collected} of {board.shards}", Role.TEXT),
+            (f"undos used {UNDOS - record['undos_left']} of {UNDOS}", Role.TEXT),
+            ("", Role.TEXT), (frame.carry_on, Role.TITLE)]
+
+
+def _draw_box(screen: Any, palette: Palette, lines: list[tuple[str, Role]], width: int,
+              height: int) -> None:
+    """A framed box in the middle of the screen; lines that do not fit are left off the end
+    (the callers put what matters first)."""
+    lines = lines[:max(height - 2, 0)]
+    inner = min(max(len(text) for text, _ in lines) + 2, width - 2)
+    top, left = max((height - len(lines) - 2) // 2, 0), max((width - inner - 2) // 2, 0)
+    border = palette(Role.TITLE)
+    _put(screen, top, left, "+" + "-" * inner + "+", border)
+    for y, (text, role) in enumerate(lines, start=top + 1):
+        _put(screen, y, left, "|" + " " * inner + "|", border)
+        _put(screen, y, left + 2, text[:inner - 2], palette(role))
+    _put(screen, top + len(lines) + 1, left, "+" + "-" * inner + "+", border)
+
+
+def _printable(text: str) -> str:
+    """Text from a file, safe to draw: control characters become '?'."""
+    return "".join(char if char.isprintable() else "?" for char in str(text))
+
+
+# -- the live game -------------------------------------------------------------------------------
+
+_MOVE_KEYS = {curses.KEY_RIGHT: "R", curses.KEY_DOWN: "D", curses.KEY_LEFT: "L",
+              curses.KEY_UP: "U", curses.KEY_BACKSPACE: "Z", 127: "Z", 8: "Z"}
+_MOVE_LETTERS = {"d": "R", "s": "D", "a": "L", "w": "U", " ": "W", "e": "X", "u": "Z"}
+_PLAY_HELP = (
+    "keys",
+    "arrows, WASD   move",
+    "space          wait a turn",
+    "E              release an EMP",
+    f"U, Backspace   undo ({UNDOS} a game)",
+    "V              algorithm view",
+    "R              restart",
+    "Q              quit",
+    "?              these keys",
+    "any key closes this",
+)
+_PLAY_HINT = "? keys V view R restart Q quit"
+_PLAY_CARRY_ON = "R restart   Q quit"
+
+
+def _letter(key: int) -> str | None:
+    """The key as a lower-case character, None for special keys."""
+    return chr(key).lower() if 32 <= key < 127 else None
+
+
+def _action(key: int) -> str | None:
+    """The game action a key stands for (one of `ACTIONS`), or None."""
+    return _MOVE_KEYS.get(key) or _MOVE_LETTERS.get(_letter(key) or "")
+
+
+class Attempt:
+    """One live game from its start (a restart begins a new one): the game, its timeline."""
+
+    def __init__(self, board: Board, seed: int) -> None:
+        self.game = headless.new_game(board.level, seed)
+        self.timeline = Timeline(board, headless.start_record(self.game))
+
+    @property
+    def over(self) -> bool:
+        return self.game.state.outcome is not Outcome.PLAYING
+
+    def act(self, action: str) -> None:
+        if self.over:
+            return  # the game is over: only restart and quit remain
+        tick = self.game.state.tick
+        events = self.game.play(action)
+        self.timeline.append(headless.record(self.game, tick, action, events))
+
+
+def play(path: Path, seed: int, record: str | None = None) -> int:
+    """Play the level in the file at `path` with `seed` full screen; with `record`, write
+    the replay of the last attempt there when the player leaves. Returns 0."""
+    level = headless.load(path)
+    text = ""
+    if record is not None:
+        _check_writable(record)
+        text = read_text(path, str(path))  # now: the replay holds the level that was played
+    board = Board.of(level, Path(path).stem)
+    attempt = _with_screen(lambda screen, palette: _play_loop(screen, palette, board, seed))
+    if record is not None:
+        replays.write(record, replays.build(level, text, str(path), seed,
+                                            attempt.timeline.turns()))
+        print(f"wrote {record}")
+    return 0
+
+
+def _check_writable(record: str) -> None:
+    """Refuse a replay path that cannot be written before the game, not after it."""
+    target = Path(record)
+    if target.is_dir():
+        raise UsageError(f"--record {record}: is a folder, not a file")
+    folder = next((p for p in [target.parent, *target.parent.parents] if p.exists()), Path("."))
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise UsageError(f"--record {record}: cannot write into {folder}")
+
+
+def _play_loop(screen: Any, palette: Palette, board: Board, seed: int) -> Attempt:
+    attempt = Attempt(board, seed)
+    plans = helping = False
+    keys = _Keys(screen)
+    while True:
+        frame = Frame(attempt.timeline, attempt.timeline.last, plans, None, _PLAY_HINT,
+                      _PLAY_CARRY_ON, _PLAY_HELP if helping else None, "twinsolve play")
+        fits = draw(screen, palette, frame)
+        key = keys.next()
+        if key is None:
+            return attempt
+        if key in (-1, curses.KEY_RESIZE):
+            continue
+        letter, action = _letter(key), _action(key)
+        if helping:
+            helping = False  # any key closes the help, Q too
+        elif letter == "q":
+            return attempt
+        elif not fits:
+            continue  # a screen too small to show the game takes only Q
+        elif letter == "?":
+            helping = True
+        elif letter == "v":
+            plans = not plans
+        elif letter == "r":
+            attempt = Attempt(board, seed)
+        elif action is not None:
+            attempt.act(action)
+
+
+class _Keys:
+    """The window's keys; None once the terminal's input is gone.
+
+    A blocking read fails (-1) when a signal interrupts it, which is no reason to stop;
+    many failures in a row with no key between mean the input was closed. Arrows and
+    Home / End are decoded by curses from the terminal's description (ESC O C for Right
+    once keypad mode is on); a terminal that ignores keypad mode sends ESC [ C instead,
+    which `_escape` decodes.
+    """
+
+    GIVE_UP = 50
+    SEQUENCES = {"A": curses.KEY_UP, "B": curses.KEY_DOWN, "C": curses.KEY_RIGHT,
+                 "D": curses.KEY_LEFT, "H": curses.KEY_HOME, "F": curses.KEY_END}
+
+    def __init__(self, screen: Any) -> None:
+        self.screen = screen
+        self.failures = 0
+
+    def next(self, timeout_ms: int = -1) -> int | None:
+        self.screen.timeout(timeout_ms)
+        key = self.screen.getch()
+        if key == 27:
+            return self._escape()
+        if key != -1 or timeout_ms >= 0:
+            self.failures = 0
+            return key
+        self.failures += 1
+        return None if self.failures >= self.GIVE_UP else -1
+
+    def _escape(self) -> int:
+        """The key of ESC [ X or ESC O X (the rest of the sequence is already waiting);
+        Escape itself (27) otherwise."""
+        self.failures = 0
+        self.screen.timeout(25)
+        if self.screen.getch() not in (ord("["), ord("O")):
+            return 27
+        final = self.screen.getch()
+        return self.SEQUENCES.get(chr(final), 27) if 0 <= final < 128 else 27
+
+
+# -- the replay viewer ---------------------------------------------------------------------------
+
+_WATCH_HELP = (
+    "keys (replay)",
+    "Left / Right   a turn back / on",
+    "Home / End     first / last turn",
+    "space          play / pause",
+    "+ / -          faster / slower",
+    "V              algorithm view",
+    "Q              quit",
+    "?              these keys",
+    "any key closes this",
+)
+_WATCH_HINT = "? keys  space play  Q quit"
+_WATCH_CARRY_ON = "Left / Home rewind   Q quit"
+
+
+def watch(replay: dict[str, Any], source: str) -> int:
+    """Show `replay` (as `twinsolve.robots.replay.read` returns it) full screen. Returns 0."""
+    level = replays.level_of(replay, source)
+    _check_turns(replay["turns"], level, source)
+    name = replay["level"].get("name") if isinstance(replay["level"].get("name"), str) else ""
+    board = Board.of(level, name or Path(source).stem)
+    timeline = Timeline(board, headless.start_record(headless.new_game(level, replay["seed"])))
+    for record in replay["turns"]:
+        timeline.append(record)
+    _with_screen(lambda screen, palette: _watch_loop(screen, palette, timeline))
+    return 0
+
+
+@dataclass
+class _Watching:
+    """Where the viewer is: the shown turn, playing or not, the speed, the view."""
+
+    position: int = 0
+    playing: bool = False
+    speed: int = DEFAULT_SPEED
+    plans: bool = False
+    helping: bool = False
+
+    def banner(self, last: int) -> str:
+        state = "playing" if self.playing else "paused"
+        return f"replay {self.position}/{last}, {state} {SPEEDS[self.speed]}/s"
+
+
+def _watch_loop(screen: Any, palette: Palette, timeline: Timeline) -> None:
+    at, last = _Watching(), timeline.last
+    keys = _Keys(screen)
+    while True:
+        frame = Frame(timeline, at.position, at.plans, at.banner(last), _WATCH_HINT,
+                      _WATCH_CARRY_ON, _WATCH_HELP if at.helping else None,
+                      "twinsolve play --replay")
+        fits = draw(screen, palette, frame)
+        # Playing, the wait for a key is the time between turns; paused, it is forever.
+        key = keys.next(1000 // SPEEDS[at.speed] if at.playing else -1)
+        if key is None:
+            return
+        if key == -1:
+            if at.playing:  # no key within a turn's time: the next turn
+                at.position = min(at.position + 1, last)
+                at.playing = at.position < last
+        elif key == curses.KEY_RESIZE:
+            continue
+        elif at.helping:
+            at.helping = False  # any key closes the help, Q too
+        elif _letter(key) == "q":
+            return
+        elif fits:
+            _watch_key(at, key, last)
+
+
+def _watch_key(at: _Watching, key: int, last: int) -> None:
+    letter = _letter(key)
+    if key in (curses.KEY_RIGHT, curses.KEY_LEFT, curses.KEY_HOME, curses.KEY_END):
+        at.playing = False  # stepping by hand pauses
+        at.position = {curses.KEY_RIGHT: min(at.position + 1, last),
+                       curses.KEY_LEFT: max(at.position - 1, 0),
+                       curses.KEY_HOME: 0, curses.KEY_END: last}[key]
+    elif letter == " ":
+        if at.position == last:
+            at.position = 0  # playing from the end starts over
+        at.playing = not at.playing and last > 0
+    elif letter in ("+", "="):
+        at.speed = min(at.speed + 1, len(SPEEDS) - 1)
+    elif letter in ("-", "_"):
+        at.speed = max(at.speed - 1, 0)
+    elif letter == "v":
+        at.plans = not at.plans
+    elif letter == "?":
+        at.helping = True
+
+
+# -- checking a replay's records -----------------------------------------------------------------
+
+def _check_turns(records: list[dict[str, Any]], level: Level, source: str) -> None:
+    """Every record has what the screen draws, cells inside the level: else an
+    `InstanceError` naming the file and the turn (1 = the first)."""
+    for number, record in enumerate(records, start=1):
+        problem = _record_problem(record, level)
+        if problem is not None:
+            raise InstanceError(source, None, None, f"damaged replay: turn {number}: {problem}")
+
+
+def _record_problem(record: dict[str, Any], level: Level) -> str | None:
+    def cell(value: Any) -> bool:
+        return isinstance(value, list) and len(value) == 2 and all(_count(v) for v in value) \
+            and value[0] < level.rows and value[1] < level.cols
+
+    def cells(value: Any) -> bool:
+        return isinstance(value, list) and all(cell(v) for v in value)
+
+    def texts(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+    checks: dict[str, Callable[[Any], bool]] = {
+        "tick": _count, "action": lambda v: isinstance(v, str) and v in ACTIONS and len(v) == 1,
+        "player": cell, "shards_left": _count, "exit_open": lambda v: isinstance(v, bool),
+        "shards": cells, "pickups": cells, "skill": lambda v: v is None or cell(v),
+        "emp": _count, "shield": _count, "silence": _count, "undos_left": _count,
+        "alarms": cells, "sight": cells, "events": texts,
+        "outcome": lambda v: v in {outcome.value for outcome in Outcome},
+        "robots": lambda v: isinstance(v, list) and all(_robot_ok(r, cell, cells) for r in v),
+        "doors": lambda v: isinstance(v, list) and all(
+            isinstance(d, dict) and cell(d.get("cell")) and isinstance(d.get("open"), bool)
+            for d in v),
+    }
+    for key, good in checks.items():
+        if key not in record:
+            return f"no {key!r}"
+        if not good(record[key]):
+            return f"bad {key!r}: {_short(record[key])}"
+    return None
+
+
+def _robot_ok(robot: Any, cell: Callable[[Any], bool], cells: Callable[[Any], bool]) -> bool:
+    return isinstance(robot, dict) and robot.get("kind") in ROBOT_GLYPHS \
+        and cell(robot.get("cell")) and isinstance(robot.get("intent"), str) \
+        and (robot.get("target") is None or cell(robot.get("target"))) \
+        and cells(robot.get("path")) and cells(robot.get("visited")) \
+        and _count(robot.get("stunned"))
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# -- the terminal --------------------------------------------------------------------------------
+
+def _with_screen(run: Callable[[Any, Palette], T]) -> T:
+    """Run `run(screen, palette)` full screen and give the terminal back as it was, however
+    `run` ends; a terminal curses cannot drive is a `UsageError`."""
+    try:
+        locale.setlocale(locale.LC_ALL, "")  # so curses writes the terminal's encoding
+    except locale.Error:
+        pass  # an unknown locale in the environment: curses writes ASCII
+    _check_terminal()
+    try:
+        screen = curses.initscr()
+    except curses.error as exc:
+        raise UsageError(f"cannot start the terminal game: {exc}") from None
+    try:
+        curses.noecho()
+        curses.cbreak()
+        screen.keypad(True)
+        curses.set_escdelay(25)  # Escape sequences (arrows) arrive at once: no long wait
+        try:
+            curses.curs_set(0)
+        except curses.error:
+            pass  # a terminal that cannot hide the cursor shows it
+        return run(screen, Palette.for_terminal())
+    finally:
+        screen.keypad(False)
+        curses.nocbreak()
+        curses.echo()
+        curses.endwin()
+
+
+def _check_terminal() -> None:
+    """A terminal type curses knows and that can move the cursor; else a `UsageError`."""
+    term = os.environ.get("TERM", "")
+    try:
+        curses.setupterm(term or "unknown", sys.__stdout__.fileno())
+    except curses.error:
+        raise UsageError(f"the terminal game does not know terminal type TERM={term!r} "
+                         "(try TERM=xterm)") from None
+    if not curses.tigetstr("cup"):
+        raise UsageError(f"the terminal game needs a terminal that moves the cursor; "
+                         f"TERM={term!r} cannot (try TERM=xterm)")
