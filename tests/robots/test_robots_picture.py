@@ -18,10 +18,12 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+import picture_checks as checks
 import pytest
 from conftest import ROOT
 
 from twinsolve.core import canvas
+from twinsolve.core.canvas_layout import MAX_HEIGHT, MAX_WIDTH
 from twinsolve.robots import picture, play, replay
 from twinsolve.robots.level import Item, RobotKind, Tile
 from twinsolve.robots.picture import PALETTE, ROBOT_COLOURS
@@ -30,7 +32,6 @@ from twinsolve.robots.replay_html import page
 LEVELS = sorted((ROOT / "instances" / "robots").glob("*.txt"))
 LEVEL_2 = ROOT / "instances" / "robots" / "level-2.txt"
 STRESS = ROOT / "instances" / "robots" / "stress-64x64.txt"
-SVG = "{http://www.w3.org/2000/svg}"
 LETTERS = {kind.value: kind for kind in RobotKind}
 KIND_OF_COLOUR = {colour: kind for kind, colour in ROBOT_COLOURS.items()}
 
@@ -72,7 +73,7 @@ class Map:
 
 def shapes(text: str) -> list[Shape]:
     root = ET.fromstring(text.encode())
-    return [Shape(element.tag.removeprefix(SVG), dict(element.attrib), element.text or "")
+    return [Shape(element.tag.removeprefix(checks.SVG), dict(element.attrib), element.text or "")
             for element in root.iter()]
 
 
@@ -148,12 +149,11 @@ def planned_turn():
 def test_every_shipped_level_draws_in_every_format(path):
     level = play.load(path)
     drawing = picture.draw(level)
-    assert canvas.png(drawing, dpi=24).startswith(b"\x89PNG\r\n\x1a\n")
-    assert canvas.pdf(drawing).startswith(b"%PDF-")
+    checks.check_formats(drawing, dpi=24)
     text = canvas.svg(drawing, "a level")
     root = ET.fromstring(text.encode())
     width, height = (float(root.attrib[name].removesuffix("mm")) for name in ("width", "height"))
-    assert width <= picture.MAX_SIZE[0] and height <= picture.MAX_SIZE[1]
+    assert width <= MAX_WIDTH and height <= MAX_HEIGHT
 
     found = shapes(text)
     where = map_of(found, level)
@@ -169,7 +169,7 @@ def test_cells_are_six_mm_and_shrink_to_fit_the_stress_level():
     _, small = drawn(play.load(ROOT / "instances" / "robots" / "level-1.txt"))
     _, large = drawn(play.load(STRESS))
     assert small.cell == pytest.approx(picture.CELL_MM)
-    assert 2.6 <= large.cell <= picture.MAX_SIZE[0] / 64  # 64 columns across 180 mm
+    assert 2.6 <= large.cell <= MAX_WIDTH / 64  # 64 columns across 180 mm
 
 
 def test_robot_kinds_have_distinct_colours_and_the_page_uses_the_same_table():
@@ -181,10 +181,7 @@ def test_robot_kinds_have_distinct_colours_and_the_page_uses_the_same_table():
 
 def test_the_same_input_gives_the_same_svg_bytes(level_2_game):
     level, records = level_2_game
-    assert canvas.svg(picture.draw(level)) == canvas.svg(picture.draw(play.load(LEVEL_2)))
-    once = canvas.svg(picture.draw(level, records[-1]))
-    assert canvas.svg(picture.draw(level, copy.deepcopy(records[-1]))) == once
-    assert once != canvas.svg(picture.draw(level))  # the record does change the picture
+    checks.check_same_svg(picture.draw, level, play.load(LEVEL_2), records[-1])
 
 
 # ------------------------------------------------------------------ one turn of a game

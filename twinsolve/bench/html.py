@@ -52,6 +52,7 @@ from .tables import Column
 
 if TYPE_CHECKING:
     from .compare import Comparison
+    from .gallery import Picture
     from .plots import Plot
     from .report import ReportData
 
@@ -92,6 +93,7 @@ td.best { background: #d9f2df; font-weight: bold; }
 .plots { display: flex; flex-wrap: wrap; gap: 1em; }
 figure { margin: 0; border: 1px solid #e4e4e4; padding: 0.4em; }
 figure svg { display: block; max-width: 100%; height: auto; }
+figure.picture svg { width: 220px; max-height: 320px; }
 figcaption { font-size: 12px; color: #555; }
 """
 
@@ -253,7 +255,8 @@ def _puzzles(data: ReportData) -> list[str]:
     return sorted({str(row["puzzle"]) for row in data.summary})
 
 
-def _puzzle_section(data: ReportData, puzzle: str, plots: Sequence[tuple[Plot, str]]) -> str:
+def _puzzle_section(data: ReportData, puzzle: str, plots: Sequence[tuple[Plot, str]],
+                    pictures: dict[str, Sequence[Picture]]) -> str:
     rows = [row for row in data.summary if row["puzzle"] == puzzle]
     runs = [r for r in data.records if r.puzzle == puzzle]
     return (f'<h2 id="{_id("puzzle", puzzle)}">{_e(puzzle)}</h2>{_scope(rows)}'
@@ -267,7 +270,24 @@ def _puzzle_section(data: ReportData, puzzle: str, plots: Sequence[tuple[Plot, s
             f"{_task_table(puzzle, runs)}"
             f'<h3 id="{_id("plots", puzzle)}">Plots</h3>'
             '<p class="note">Hover a point to see its task.</p>'
-            f"{_figures([(plot, svg) for plot, svg in plots if plot.puzzle == puzzle])}")
+            f"{_figures([(plot, svg) for plot, svg in plots if plot.puzzle == puzzle])}"
+            f"{_pictures(puzzle, pictures.get(puzzle, ()))}")
+
+
+def _pictures(puzzle: str, pictures: Sequence[Picture]) -> str:
+    """The gallery of `twinsolve.bench.gallery`: inline SVGs, each with its caption."""
+    if not pictures:
+        return ""
+    figures = []
+    for index, picture in enumerate(pictures):
+        body = inline_svg(picture.svg, f"pic-{puzzle}-{index}") if picture.svg is not None \
+            else f'<p class="note">{_e(picture.why)}</p>'
+        figures.append(f'<figure class="picture">{body}<figcaption>{_e(picture.caption)}'
+                       "</figcaption></figure>")
+    return (f'<h3 id="{_id("pictures", puzzle)}">Pictures</h3>'
+            '<p class="note">A few solved instances with the answer the run returned, then each '
+            "back-end's slowest solved instance.</p>"
+            f'<div class="plots">{"".join(figures)}</div>')
 
 
 def _problems(data: ReportData) -> str:
@@ -333,21 +353,27 @@ def _plot_links(plots: Sequence[tuple[Plot, str]], puzzle: str) -> list[tuple[st
             for plot, _ in plots if plot.puzzle == puzzle]
 
 
-def page(data: ReportData, plots: Sequence[tuple[Plot, str]] = ()) -> str:
-    """The whole page; `plots` pairs each plot with its SVG text, in display order."""
+def page(data: ReportData, plots: Sequence[tuple[Plot, str]] = (),
+         pictures: dict[str, Sequence[Picture]] | None = None) -> str:
+    """The whole page; `plots` pairs each plot with its SVG text, in display order;
+    `pictures` holds each puzzle's gallery (`twinsolve.bench.gallery`)."""
+    pictures = pictures or {}
     puzzles = _puzzles(data)
     selection = getattr(data, "selection", "") or _count(len(data.rows), "run")
     overview = (f"shown: {selection} · {_count(len(data.sessions), 'session')} in the database "
                 f"· puzzles: {', '.join(puzzles) or 'none'}")
     meta = f"{_e(data.db)} · {_e(overview)}"
     toc = [(_id("puzzle", p), p, [(_id("summary", p), "summary"), (_id("tasks", p), "per task"),
-                                  (_id("plots", p), "plots"), *_plot_links(plots, p)])
+                                  (_id("plots", p), "plots"), *_plot_links(plots, p),
+                                  *([(_id("pictures", p), "pictures")] if pictures.get(p)
+                                    else [])])
            for p in puzzles]
     toc.append(("problems", "Problems", []))
     if getattr(data, "invalid", ()):
         toc.append(("invalid", "Invalid files", []))
     toc.append(("sessions", "Sessions (provenance)", []))
-    sections = "".join(_puzzle_section(data, p, plots) for p in puzzles) if data.rows \
+    sections = "".join(_puzzle_section(data, p, plots, pictures) for p in puzzles) \
+        if data.rows \
         else "<p>The database holds no runs.</p>"
     body = f"{_toc(toc)}{sections}{_problems(data)}{_invalid(data)}{_sessions(data.sessions)}"
     return _document(f"twinsolve report: {data.db.name}", "twinsolve report", meta, body)

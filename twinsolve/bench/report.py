@@ -266,7 +266,9 @@ def report(db_path: str | Path, html: str | Path | None = None, csv: str | Path 
         plot_files, embedded = _plots_and_svgs(data, plots, want_svg=html is not None)
         written.extend(plot_files)
         if html is not None:
+            from .gallery import gallery
             from .html import page
 
-            written.append(write_text(html, page(data, embedded)))
+            pictures = gallery(data.records, sorted({r.puzzle for r in data.records}))
+            written.append(write_text(html, page(data, embedded, pictures)))
     return ReportResult(data, tuple(written))

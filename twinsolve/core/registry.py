@@ -47,7 +47,7 @@ from .limits import Limits
 __all__ = ["Backend", "Puzzle", "puzzle", "puzzles", "puzzle_of", "parse_backend_spec",
            "standard", "PUZZLEKIT", "PUZZLE_FOLDERS",
            "resolve_spec", "check_spec", "url_reader", "dataset_reader", "dataset_readers",
-           "generator"]
+           "generator", "picture"]
 
 
 def _resolve(target: str) -> Callable[..., Any]:
@@ -97,6 +97,8 @@ class Puzzle:
     dataset_reader: str | None = None
     # The generator module (`core.generation`'s contract), None: the puzzle has none.
     generator: str | None = None
+    # The picture module: `draw(instance, solution=None) -> core.canvas.Drawing`.
+    picture: str | None = None
 
     @property
     def rules(self) -> ModuleType:
@@ -177,7 +179,7 @@ def standard(package: str, title: str, sat_unsupported: bool = False,
     ), optimisation,
         url_reader=url_reader and f"{package}.{url_reader}",
         dataset_reader=dataset_reader and f"{package}.{dataset_reader}",
-        generator=f"{package}.generate")
+        generator=f"{package}.generate", picture=f"{package}.picture")
 
 
 # A peer solver for side-by-side benchmarks (`pip install -e '.[peers]'`); never planned
@@ -258,6 +260,14 @@ def generator(entry: Puzzle) -> ModuleType:
         have = ", ".join(e.name for e in puzzles() if _generator_module(e) is not None)
         raise UsageError(f"puzzle {entry.name!r} has no generator (generators: {have})")
     return module
+
+
+def picture(entry: Puzzle) -> ModuleType:
+    """The picture module of a puzzle (`draw(instance, solution=None)`, a `core.canvas`
+    drawing); `UsageError` when it has none."""
+    if entry.picture is None:
+        raise UsageError(f"puzzle {entry.name!r} has no pictures")
+    return importlib.import_module(entry.picture)
 
 
 def _generator_module(entry: Puzzle) -> ModuleType | None:

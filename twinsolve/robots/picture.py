@@ -19,8 +19,12 @@ planned path as a thin line in its colour and its target ringed (dashed, with
 crosshair ticks), and a status line (tick, action, shards left, EMP charges,
 the exit, the outcome) under the legend.
 
-Sizes: `CELL_MM` per cell, scaled down so that the whole picture fits `MAX_SIZE`
-(180 x 250 mm): the 64x64 stress level gets 2.76 mm cells. The colours are the
+Sizes: `CELL_MM` per cell, scaled down so that the whole picture fits the page
+of `core.canvas_layout` (`MAX_WIDTH` x `MAX_HEIGHT`, 180 x 250 mm; the cell side
+is its `fit_cell`, in steps of 0.01 mm): the 64x64 stress level gets 2.76 mm
+cells. The legend is laid out with `core.canvas_layout.text_width`, an upper
+bound of DejaVu Sans widths computed without the font (SVG output needs no
+matplotlib). The colours are the
 replay page's, defined here once: `replay_html` imports `PALETTE` and
 `ROBOT_COLOURS` from this module.
 """
@@ -33,21 +37,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.canvas import Drawing
+from ..core.canvas_layout import CellGrid, fit_cell, fit_size, text_width
 from .level import Item, Level, RobotKind, Tile
 
-__all__ = ["draw", "PALETTE", "ROBOT_COLOURS", "CELL_MM", "MAX_SIZE"]
+__all__ = ["draw", "PALETTE", "ROBOT_COLOURS", "CELL_MM"]
 
 CELL_MM = 6.0  # a cell's side before scaling down
-MAX_SIZE = (180.0, 250.0)  # the largest picture, width x height in mm
 MARGIN = 1.5  # round the map, mm
 MIN_WIDTH = 90.0  # so that the legend of a tiny level still reads as a line or two
 LEGEND_TEXT = 2.6  # mm
 LEGEND_GAP = 1.2  # between the map, the legend's lines and the status line
 _SWATCH = LEGEND_TEXT * 1.3  # a legend entry's mark
 _LINE = LEGEND_TEXT * 1.25 + LEGEND_GAP / 2  # from one legend line to the next
-# DejaVu Sans advance widths, roughly and rounded up, in text heights (the legend is
-# laid out without the font: SVG output needs no matplotlib)
-_NARROW, _WIDE = set(" ijlftr.,:;·!|'()"), set("mwMW")
 
 # What the replay page and the picture paint, by name. The rgba entries (the page's
 # cell grid and fog) are the page's alone: matplotlib reads no CSS colour functions.
@@ -67,22 +68,6 @@ _INK = "#263238"  # outlines and the legend's words
 Cell = tuple[int, int]
 
 
-@dataclass(frozen=True)
-class _Board:
-    """Where the map lies on the page: its top left corner and the side of a cell, in mm."""
-
-    x: float
-    y: float
-    cell: float
-
-    def corner(self, cell: Cell) -> tuple[float, float]:
-        return self.x + cell[1] * self.cell, self.y + cell[0] * self.cell
-
-    def centre(self, cell: Cell) -> tuple[float, float]:
-        x, y = self.corner(cell)
-        return x + self.cell / 2, y + self.cell / 2
-
-
 def draw(level: Level, record: dict[str, Any] | None = None) -> Drawing:
     """The picture of `level` as it starts, or of the turn `record` describes (module
     docstring); deterministic, so `canvas.svg` of it gives the same bytes every time.
@@ -97,7 +82,7 @@ def draw(level: Level, record: dict[str, Any] | None = None) -> Drawing:
     status = _status_text(level, record) if record is not None else ""
     cell, lines = _fit(level, entries, bool(status))
     width = _page_width(level, cell)
-    board = _Board(MARGIN, MARGIN, cell)
+    board = CellGrid(level.rows, level.cols, cell, x=MARGIN, y=MARGIN)  # where the map lies
     map_bottom = MARGIN + level.rows * cell
     height = map_bottom + _below_height(len(lines), bool(status)) + MARGIN
     picture = Drawing(width, height, background="#ffffff")
@@ -151,14 +136,14 @@ def _below_height(lines: int, status: bool) -> float:
 def _fit(level: Level, entries: list[_Entry], status: bool
          ) -> tuple[float, list[list[_Entry]]]:
     """The cell side (at most CELL_MM, in steps of 0.01 mm) and the legend's lines such
-    that the picture fits MAX_SIZE. A smaller cell narrows the page and may wrap the
-    legend onto more lines, so the two are settled together: the cell only shrinks."""
-    max_width, max_height = MAX_SIZE
+    that the picture fits MAX_WIDTH x MAX_HEIGHT. A smaller cell narrows the page and may
+    wrap the legend onto more lines, so the two are settled together: the cell only
+    shrinks."""
     cell = CELL_MM
     while True:
         lines = _wrap(entries, _page_width(level, cell) - 2 * MARGIN)
-        room = max_height - 2 * MARGIN - _below_height(len(lines), status)
-        fit = min(CELL_MM, (max_width - 2 * MARGIN) / level.cols, room / level.rows)
+        fit = fit_cell(level.rows, level.cols, CELL_MM, margin=MARGIN,
+                       below=_below_height(len(lines), status))
         fit = math.floor(fit * 100 + 1e-9) / 100
         if fit >= cell:
             return cell, lines
@@ -167,7 +152,7 @@ def _fit(level: Level, entries: list[_Entry], status: bool
 
 # -- the map -------------------------------------------------------------------------------
 
-def _draw_tiles(picture: Drawing, board: _Board, level: Level, sounding: set[Cell]) -> None:
+def _draw_tiles(picture: Drawing, board: CellGrid, level: Level, sounding: set[Cell]) -> None:
     """The floor as one rectangle, then cover and alarm cells, the grid, the walls on top."""
     s = board.cell
     picture.rect(board.x, board.y, level.cols * s, level.rows * s, fill=PALETTE["floor"])
@@ -175,13 +160,13 @@ def _draw_tiles(picture: Drawing, board: _Board, level: Level, sounding: set[Cel
     for cell, tile in _tiles(level):
         if tile in colours:
             name = "alarm_sounding" if cell in sounding else colours[tile]
-            picture.rect(*board.corner(cell), s, s, fill=PALETTE[name])
+            picture.rect(*board.corner(*cell), s, s, fill=PALETTE[name])
     _draw_grid(picture, board, level)
     for cell, tile in _tiles(level):
         if tile is Tile.WALL:
             # the outline in the fill's colour closes the hairline seams antialiasing
             # leaves between neighbouring walls in a PNG
-            picture.rect(*board.corner(cell), s, s, fill=PALETTE["wall"],
+            picture.rect(*board.corner(*cell), s, s, fill=PALETTE["wall"],
                          stroke=PALETTE["wall"], width=s * 0.02)
 
 
@@ -189,7 +174,7 @@ def _tiles(level: Level) -> list[tuple[Cell, Tile]]:
     return [((r, c), tile) for r, row in enumerate(level.tiles) for c, tile in enumerate(row)]
 
 
-def _draw_grid(picture: Drawing, board: _Board, level: Level) -> None:
+def _draw_grid(picture: Drawing, board: CellGrid, level: Level) -> None:
     s, width = board.cell, board.cell * 0.025
     right, bottom = board.x + level.cols * s, board.y + level.rows * s
     for r in range(1, level.rows):
@@ -198,9 +183,9 @@ def _draw_grid(picture: Drawing, board: _Board, level: Level) -> None:
         picture.line(board.x + c * s, board.y, board.x + c * s, bottom, stroke=_GRID, width=width)
 
 
-def _draw_doors(picture: Drawing, board: _Board, doors: list[dict[str, Any]]) -> None:
+def _draw_doors(picture: Drawing, board: CellGrid, doors: list[dict[str, Any]]) -> None:
     for door in doors:
-        x, y = board.corner(tuple(door["cell"]))
+        x, y = board.corner(*door["cell"])
         _door_mark(picture, x, y, board.cell, door["open"])
 
 
@@ -217,8 +202,8 @@ def _door_mark(picture: Drawing, x: float, y: float, s: float, is_open: bool) ->
                      fill="#ffffff", opacity=0.28)
 
 
-def _draw_exit(picture: Drawing, board: _Board, cell: Cell, is_open: bool) -> None:
-    _exit_mark(picture, *board.corner(cell), board.cell, is_open)
+def _draw_exit(picture: Drawing, board: CellGrid, cell: Cell, is_open: bool) -> None:
+    _exit_mark(picture, *board.corner(*cell), board.cell, is_open)
 
 
 def _exit_mark(picture: Drawing, x: float, y: float, s: float, is_open: bool) -> None:
@@ -230,19 +215,19 @@ def _exit_mark(picture: Drawing, x: float, y: float, s: float, is_open: bool) ->
 
 # -- the robots' plans ---------------------------------------------------------------------
 
-def _draw_plans(picture: Drawing, board: _Board, robots: list[dict[str, Any]]) -> None:
+def _draw_plans(picture: Drawing, board: CellGrid, robots: list[dict[str, Any]]) -> None:
     """Each robot's planned path (a thin line ending in a dot) and its target ringed, drawn
     before the items and the bodies so that those stay on top."""
     s = board.cell
     for robot in robots:
         colour = ROBOT_COLOURS[_kind(robot)]
-        path = [board.centre(tuple(cell)) for cell in robot.get("path") or []]
+        path = [board.centre(*cell) for cell in robot.get("path") or []]
         if len(path) >= 2:
             picture.polyline(path, stroke=colour, width=s * 0.09, opacity=0.8)
             picture.circle(*path[-1], s * 0.11, fill=colour, opacity=0.8)
     for robot in robots:
         if robot.get("target"):
-            _target_ring(picture, *board.centre(tuple(robot["target"])), s,
+            _target_ring(picture, *board.centre(*robot["target"]), s,
                          ROBOT_COLOURS[_kind(robot)])
 
 
@@ -258,13 +243,13 @@ def _target_ring(picture: Drawing, cx: float, cy: float, s: float, colour: str) 
 
 # -- items, robots, the player -------------------------------------------------------------
 
-def _draw_items(picture: Drawing, board: _Board, state: dict[str, Any]) -> None:
+def _draw_items(picture: Drawing, board: CellGrid, state: dict[str, Any]) -> None:
     for cell in state["shards"]:
-        _shard_mark(picture, *board.centre(tuple(cell)), board.cell)
+        _shard_mark(picture, *board.centre(*cell), board.cell)
     for cell in state["pickups"]:
-        _emp_mark(picture, *board.centre(tuple(cell)), board.cell)
+        _emp_mark(picture, *board.centre(*cell), board.cell)
     if state.get("skill"):
-        _skill_mark(picture, *board.centre(tuple(state["skill"])), board.cell)
+        _skill_mark(picture, *board.centre(*state["skill"]), board.cell)
 
 
 def _shard_mark(picture: Drawing, cx: float, cy: float, s: float) -> None:
@@ -287,9 +272,9 @@ def _skill_mark(picture: Drawing, cx: float, cy: float, s: float) -> None:
     picture.polygon(points, fill=PALETTE["skill"])
 
 
-def _draw_robots(picture: Drawing, board: _Board, robots: list[dict[str, Any]]) -> None:
+def _draw_robots(picture: Drawing, board: CellGrid, robots: list[dict[str, Any]]) -> None:
     for robot in robots:
-        cx, cy = board.centre(tuple(robot["cell"]))
+        cx, cy = board.centre(*robot["cell"])
         _robot_mark(picture, cx, cy, board.cell, _kind(robot), robot.get("stunned", 0))
 
 
@@ -309,8 +294,8 @@ def _robot_mark(picture: Drawing, cx: float, cy: float, s: float, kind: RobotKin
         picture.text(bx, by, str(stunned), size=s * 0.3, bold=True, fill="#3e2f00")
 
 
-def _draw_player(picture: Drawing, board: _Board, state: dict[str, Any]) -> None:
-    cx, cy = board.centre(tuple(state["player"]))
+def _draw_player(picture: Drawing, board: CellGrid, state: dict[str, Any]) -> None:
+    cx, cy = board.centre(*state["player"])
     _player_mark(picture, cx, cy, board.cell, state.get("shield", 0) > 0,
                  state.get("outcome") == "captured")
 
@@ -338,13 +323,7 @@ class _Entry:
 
     def width(self) -> float:
         """The swatch, the label and the space before the next entry, in mm."""
-        return _SWATCH + LEGEND_TEXT * 1.4 + _text_width(self.label, LEGEND_TEXT)
-
-
-def _text_width(text: str, size: float) -> float:
-    """About how wide `text` is at `size` mm in DejaVu Sans, erring wide."""
-    return size * sum(0.34 if char in _NARROW else 0.98 if char in _WIDE
-                      else 0.72 if char.isupper() else 0.64 for char in text)
+        return _SWATCH + LEGEND_TEXT * 1.4 + text_width(self.label, LEGEND_TEXT)
 
 
 def _tile_mark(name: str) -> Callable[[Drawing, float, float, float], None]:
@@ -419,6 +398,6 @@ def _status_text(level: Level, record: dict[str, Any]) -> str:
 
 def _draw_status(picture: Drawing, text: str, top: float, width: float) -> None:
     """One line, its text made smaller if it would not fit the page's width."""
-    size = min(LEGEND_TEXT, LEGEND_TEXT * (width - 2 * MARGIN) / _text_width(text, LEGEND_TEXT))
-    picture.text(MARGIN, top + _SWATCH / 2, text, size=size, anchor="start",
-                 fill=_INK)
+    picture.text(MARGIN, top + _SWATCH / 2, text, size=fit_size(text, width - 2 * MARGIN,
+                                                                LEGEND_TEXT),
+                 anchor="start", fill=_INK)

@@ -1,0 +1,131 @@
+"""`twinsolve render`, `twinsolve sheet`, `solve --svg/--png/--pdf` and `generate --sheet`
+used as people use them: files in, pictures and PDF sheets out, read back (SVG as XML, PDF
+pages and text with pypdf); bad arguments are one line and exit 2 with nothing written."""
+
+from __future__ import annotations
+
+import io
+import math
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pypdf
+import pytest
+from conftest import ROOT
+
+INSTANCES = ROOT / "instances"
+LIGHTS = INSTANCES / "lightsout" / "all-on-05x05.txt"
+CAVE = INSTANCES / "cave" / "unique-06x06-seed1.txt"
+LEVEL = INSTANCES / "robots" / "level-1.txt"
+
+
+def twinsolve(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
+                          text=True, timeout=300, cwd=cwd)
+
+
+def pdf_pages(path) -> list[str]:
+    return [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(path.read_bytes())).pages]
+
+
+def test_render_draws_each_file_and_level_in_each_format(tmp_path):
+    for fmt in ("svg", "png", "pdf"):
+        out = tmp_path / fmt
+        done = twinsolve("render", str(LIGHTS), str(CAVE), str(LEVEL), "--out", str(out),
+                         "--format", fmt)
+        assert done.returncode == 0, done.stderr
+        names = sorted(p.name for p in out.iterdir())
+        assert names == sorted(f"{p.stem}.{fmt}" for p in (LIGHTS, CAVE, LEVEL))
+        assert done.stdout.strip() == f"wrote 3 pictures into {out}"
+    for svg in (tmp_path / "svg").iterdir():
+        assert ET.parse(svg).getroot().tag == "{http://www.w3.org/2000/svg}svg"
+    assert (tmp_path / "png" / f"{CAVE.stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "pdf" / f"{CAVE.stem}.pdf").read_bytes()[:5] == b"%PDF-"
+
+
+def test_render_is_byte_for_byte_repeatable_and_a_solution_changes_the_picture(tmp_path):
+    first, second, solved = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    for out, extra in ((first, ()), (second, ()), (solved, ("--solution",))):
+        done = twinsolve("render", str(CAVE), "--out", str(out), *extra)
+        assert done.returncode == 0, done.stderr
+    plain = (first / f"{CAVE.stem}.svg").read_bytes()
+    assert plain == (second / f"{CAVE.stem}.svg").read_bytes()
+    assert (solved / f"{CAVE.stem}-solution.svg").read_bytes() != plain
+
+
+def test_solve_draws_the_answer_it_found(tmp_path):
+    out = tmp_path / "lights.svg"
+    done = twinsolve("solve", str(LIGHTS), "--svg", str(out), "--png", str(tmp_path / "l.png"))
+    assert done.returncode == 0, done.stderr
+    assert f"wrote {out}" in done.stdout and (tmp_path / "l.png").exists()
+    with_answer = out.read_bytes()
+    plain = tmp_path / "plain"
+    assert twinsolve("render", str(LIGHTS), "--out", str(plain)).returncode == 0
+    assert with_answer != (plain / f"{LIGHTS.stem}.svg").read_bytes()
+    # the same answer drawn by render --solution (hand solves it: the file has no solution)
+    drawn = tmp_path / "drawn"
+    assert twinsolve("render", str(LIGHTS), "--solution", "--out", str(drawn)).returncode == 0
+    assert with_answer == (drawn / f"{LIGHTS.stem}-solution.svg").read_bytes()
+
+
+def test_a_sheet_has_the_pages_asked_for_and_names_its_puzzles(tmp_path):
+    files = sorted((INSTANCES / "cave").glob("unique-*.txt"))[:5] + [LIGHTS]
+    out = tmp_path / "sheet.pdf"
+    done = twinsolve("sheet", *map(str, files), "--out", str(out), "--per-page", "4",
+                     "--solutions", "--title", "Club night")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"wrote {out}: {len(files)} puzzles"
+    pages = pdf_pages(out)
+    assert len(pages) == 2 * math.ceil(len(files) / 4)
+    text = "\n".join(pages)
+    for path in files:
+        assert path.stem in text
+    assert "Club night" in pages[0] and "page 1 of 4" in pages[0]
+    assert "solution" in pages[-1] and "page 4 of 4" in pages[-1]
+    # without solutions: the puzzle pages only, one puzzle per page
+    single = tmp_path / "single.pdf"
+    assert twinsolve("sheet", *map(str, files), "--out", str(single),
+                     "--per-page", "1").returncode == 0
+    assert len(pdf_pages(single)) == len(files)
+
+
+def test_generate_writes_a_sheet_of_what_it_made(tmp_path):
+    out, sheet = tmp_path / "made", tmp_path / "made.pdf"
+    done = twinsolve("generate", "lightsout", "--size", "5x5", "--count", "3", "--seed", "7",
+                     "--out", str(out), "--sheet", str(sheet), "--quiet")
+    assert done.returncode == 0, done.stderr
+    made = sorted(out.iterdir())
+    assert len(made) == 3 and f"wrote {sheet}" in done.stdout
+    pages = pdf_pages(sheet)
+    assert len(pages) == 2  # the three puzzles, then their solutions
+    for path in made:
+        assert path.stem in pages[0] and path.stem in pages[1]
+    assert "no solution known" not in pages[1]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["render", str(CAVE), "--out", "o", "--format", "gif"], "invalid choice: 'gif'"),
+    (["render", "missing.txt", "--out", "o"], "missing.txt"),
+    (["solve", str(CAVE), "--svg", "x.gif"], "x.gif: a picture must end in .svg, .png or .pdf"),
+    (["solve", str(CAVE), "--png", "x.svg"], "--png x.svg: a PNG picture must end in .png"),
+    (["solve", str(CAVE), str(LIGHTS), "--svg", "x.svg"], "--svg draws one instance; the "
+                                                          "paths name 2"),
+    (["sheet", str(CAVE), "--out", "x.txt"], "--out x.txt: a sheet is a PDF (OUT.pdf)"),
+    (["sheet", str(CAVE), "--out", "x.pdf", "--per-page", "0"], "must be a whole number 1..30"),
+    (["sheet", str(CAVE), "--out", "x.pdf", "--per-page", "31"], "must be a whole number 1..30"),
+    (["generate", "lightsout", "--out", "o", "--sheet", "s.png"], "a sheet is a PDF"),
+])
+def test_bad_picture_arguments_are_one_line_and_exit_2_and_write_nothing(tmp_path, args, words):
+    done = twinsolve(*args, cwd=tmp_path)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert words in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_render_into_a_file_instead_of_a_folder_is_one_line(tmp_path):
+    blocker = tmp_path / "taken"
+    blocker.write_text("a file")
+    done = twinsolve("render", str(CAVE), "--out", str(blocker))
+    assert done.returncode == 2 and "it is a file, not a folder" in done.stderr
+    assert blocker.read_text() == "a file"

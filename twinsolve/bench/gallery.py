@@ -1,0 +1,83 @@
+"""Pictures for the HTML report: a few solved instances per puzzle, and each back-end's
+slowest solved one, drawn with the solution the run returned.
+
+The database keeps each run's solution but not the instance, so a picture
+needs the instance file: it is read again from the run's stored path and
+drawn only when its content hash equals the one stored with the run (the
+same instance, whatever happened to the file since); otherwise the report
+says why it shows no picture. The solution drawn is the stored one, which
+passed `verify` when it was run and passes it again here (a picture never
+shows a wrong answer). Which runs are shown is decided from the stored
+runs alone (paths in order, wall times), so the same database gives the
+same page. Drawing goes through `twinsolve.pictures` (the registry's
+picture module of each puzzle) and `core.canvas`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.errors import InstanceError, UsageError
+from .records import RunRecord
+
+__all__ = ["Picture", "gallery", "EXAMPLES"]
+
+EXAMPLES = 3  # solved instances shown per puzzle
+
+
+@dataclass(frozen=True)
+class Picture:
+    puzzle: str
+    caption: str
+    svg: str | None  # None: not drawn, `why` says why
+    why: str = ""
+
+
+def _solved(records: Sequence[RunRecord], puzzle: str) -> list[RunRecord]:
+    return [r for r in records if r.puzzle == puzzle and r.solved and r.solution is not None
+            and r.verified is not False]
+
+
+def _draw(record: RunRecord, caption: str) -> Picture:
+    from ..core import registry
+    from ..core.canvas import svg
+    from ..core.run import load_file
+    from ..pictures.draw import Item, draw
+    from .plan import content_hash
+
+    if not Path(record.path).is_file():
+        return Picture(record.puzzle, caption, None, f"{record.path} is not here to draw")
+    try:
+        instance = load_file(record.path)
+    except (InstanceError, UsageError) as exc:
+        return Picture(record.puzzle, caption, None, f"cannot read it again: {exc}")
+    if record.instance_hash and content_hash(instance) != record.instance_hash:
+        return Picture(record.puzzle, caption, None,
+                       f"{record.path} changed since the run: not drawn")
+    if registry.puzzle_of(instance).rules.verify(instance, record.solution):
+        return Picture(record.puzzle, caption, None, "the stored solution does not verify")
+    return Picture(record.puzzle, caption, svg(draw(Item(record.path, instance),
+                                                    record.solution)))
+
+
+def gallery(records: Sequence[RunRecord], puzzles: Sequence[str]) -> dict[str, list[Picture]]:
+    """Per puzzle: up to `EXAMPLES` solved instances (the first paths in order, each once,
+    the first back-end's answer), then each back-end's slowest solved run."""
+    shown: dict[str, list[Picture]] = {}
+    for puzzle in puzzles:
+        solved = _solved(records, puzzle)
+        pictures: list[Picture] = []
+        first: dict[str, RunRecord] = {}
+        for record in sorted(solved, key=lambda r: (r.path, r.backend)):
+            first.setdefault(record.path, record)
+        for path in sorted(first)[:EXAMPLES]:
+            pictures.append(_draw(first[path], f"{Path(path).name} ({first[path].backend})"))
+        for backend in sorted({r.backend for r in solved}):
+            mine = [r for r in solved if r.backend == backend]
+            slowest = max(mine, key=lambda r: (r.wall_s, r.path))
+            pictures.append(_draw(slowest, f"{backend}: slowest solved, "
+                                           f"{Path(slowest.path).name} ({slowest.wall_s:.3g} s)"))
+        shown[puzzle] = pictures
+    return shown

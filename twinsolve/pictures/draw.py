@@ -1,0 +1,196 @@
+"""What `twinsolve render`, `solve --svg` and `sheet` draw: items, their solutions, file names.
+
+An item is a puzzle instance (drawn by `puzzles/<name>/picture.py`, found
+through the registry) or a stealth-game level (drawn by
+`twinsolve.robots.picture`). `gather(sources)` reads files and folders the way
+`solve` does (`core.sources`), and also the stealth game's levels, which the
+puzzle walks pass by: a `robots` file named directly, or found in a folder.
+
+A picture's solution is the file's own (`# expect-solution:`, checked by the
+puzzle's `verify` before it is drawn: a picture never shows a wrong answer)
+or, when the file has none and solving is allowed, the `hand` back-end's
+within the time limit (`core.run.run`, the one verified path). A puzzle
+whose answer is a count or an objective only (`expect-solutions`) has no
+solution picture without solving.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core import registry
+from ..core.atomic import write_bytes
+from ..core.canvas import Drawing
+from ..core.errors import InstanceError, UsageError
+from ..core.instance_file import header_words
+from ..core.limits import Limits
+from ..core.run import file_problem, run
+from ..core.sources import instances
+
+__all__ = ["Item", "gather", "solution_of", "draw", "file_names", "ROBOTS"]
+
+ROBOTS = "robots"  # the header word of a stealth-game level
+
+
+@dataclass(frozen=True)
+class Item:
+    label: str  # the path as reached (FILE#KEY for a dataset entry)
+    thing: Any  # a puzzle Instance, or a robots Level
+
+    @property
+    def is_level(self) -> bool:
+        return not hasattr(self.thing, "PUZZLE")
+
+    @property
+    def meta(self) -> dict[str, str]:
+        return dict(self.thing.meta)
+
+    @property
+    def name(self) -> str:
+        """How a sheet names it: its `# name:`, else the file's name without `.txt`."""
+        stem = Path(self.label.split("#")[0]).stem
+        key = self.label.partition("#")[2]
+        return self.meta.get("name") or (f"{stem} {key}" if key else stem)
+
+    @property
+    def level(self) -> str:
+        """Its difficulty (`# difficulty:`), or the puzzle's title when it has none."""
+        if self.is_level:
+            return "stealth game level"
+        return self.meta.get("difficulty") or registry.puzzle_of(self.thing).title
+
+
+def _is_level_file(path: Path) -> bool:
+    if file_problem(path):
+        return False
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    words = header_words(head)
+    return bool(words) and words[0] == ROBOTS
+
+
+def _levels(source: str) -> list[Item]:
+    from ..robots.play import load
+
+    path = Path(source)
+    if path.is_dir():
+        found = sorted(p for p in path.rglob("*.txt")
+                       if not any(part.startswith(".") for part in p.relative_to(path).parts))
+        return [Item(str(p), load(p)) for p in found if _is_level_file(p)]
+    return [Item(source, load(path))] if path.is_file() and _is_level_file(path) else []
+
+
+def gather(sources: list[str]) -> list[Item]:
+    """Every puzzle instance and stealth-game level the sources name, in order; a
+    `UsageError` listing every bad file (as `solve` does)."""
+    items: list[Item] = []
+    for source in sources:
+        path = Path(source)
+        if path.is_file() and _is_level_file(path):
+            items += _levels(source)
+            continue
+        items += [Item(label, instance) for label, instance in instances([source])]
+        if path.is_dir():
+            items += _levels(source)
+    if not items:
+        raise UsageError("no instances or levels (*.txt, *.json) under the given paths")
+    return items
+
+
+def solution_of(item: Item, solve: bool, timeout: float) -> Any | None:
+    """The item's solution to draw (module docstring), or None."""
+    if item.is_level:
+        return None
+    entry = registry.puzzle_of(item.thing)
+    known = item.meta.get("expect-solution")
+    if known is not None:
+        solution = json.loads(known)
+        problems = entry.rules.verify(item.thing, solution)
+        if problems:
+            raise InstanceError(item.label, None, None,
+                                f"its expect-solution is wrong: {problems[0]}")
+        return solution
+    if not solve:
+        return None
+    return run(item.thing, "hand", Limits(timeout=timeout)).solution
+
+
+def draw(item: Item, solution: Any | None = None) -> Drawing:
+    """The item's picture, with `solution` drawn in when given."""
+    if item.is_level:
+        from ..robots.picture import draw as draw_level
+
+        return draw_level(item.thing)
+    return registry.picture(registry.puzzle_of(item.thing)).draw(item.thing, solution)
+
+
+def file_names(items: list[Item], suffix: str) -> list[str]:
+    """One file name per item, `STEM` + `suffix`, made unique with -2, -3 ... in order."""
+    taken: dict[str, int] = {}
+    names = []
+    for item in items:
+        base, _, key = item.label.partition("#")
+        stem = Path(base).stem + (f"-{key}" if key else "")
+        stem = re.sub(r"[^\w.-]+", "-", stem).strip("-") or "picture"
+        count = taken.get(stem, 0) + 1
+        taken[stem] = count
+        names.append(f"{stem}{'' if count == 1 else f'-{count}'}{suffix}")
+    return names
+
+
+def check_picture_path(path: str, fmt: str | None = None) -> str:
+    """The format a picture path's suffix names (which must be `fmt` when given), checked
+    before any work, so a bad name never costs a solve; `UsageError` otherwise."""
+    from ..core.canvas import FORMATS
+
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise UsageError(f"{path}: a picture must end in .svg, .png or .pdf")
+    if fmt is not None and suffix != fmt:
+        raise UsageError(f"--{fmt} {path}: a {fmt.upper()} picture must end in .{fmt}")
+    return suffix
+
+
+def render_files(items: list[Item], out: str, fmt: str, with_solution: bool,
+                 timeout: float) -> tuple[list[Path], list[str]]:
+    """Write one picture per item into folder `out` (created when missing): `STEM.FMT`,
+    or `STEM-solution.FMT` with the solution drawn in (module docstring). Every picture
+    is drawn before the first is written, so a failure leaves no partial set. Returns the
+    files and a note per item drawn without the solution asked for."""
+    from ..core.atomic import output_folder
+    from ..core.canvas import encode
+
+    suffix = f"-solution.{fmt}" if with_solution else f".{fmt}"
+    pictures, notes = [], []
+    for item in items:
+        solution = solution_of(item, solve=True, timeout=timeout) \
+            if with_solution and not item.is_level else None
+        if with_solution and solution is None and not item.is_level:
+            notes.append(f"{item.label}: no solution within {timeout:g} s; drawn without one")
+        pictures.append(encode(draw(item, solution), fmt, title=item.name))
+    folder = output_folder(Path(out))
+    written = []
+    for data, name in zip(pictures, file_names(items, suffix), strict=True):
+        written.append(write_bytes(folder / name, data))
+    return written, notes
+
+
+def sheet_file(items: list[Item], out: str, per_page: int, with_solutions: bool,
+               timeout: float, title: str = "twinsolve puzzles") -> Path:
+    """Write the printable sheet of `items` to the PDF `out` (`pictures.sheet`)."""
+    from ..core.canvas import pdf_pages
+    from .sheet import Entry, pages
+
+    entries = []
+    for item in items:
+        solution = solution_of(item, solve=True, timeout=timeout) if with_solutions else None
+        entries.append(Entry(item.name, item.level, draw(item),
+                             draw(item, solution) if solution is not None else None))
+    return write_bytes(out, pdf_pages(pages(entries, per_page, with_solutions, title)))

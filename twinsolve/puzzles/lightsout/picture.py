@@ -1,0 +1,228 @@
+"""Lights Out on paper: the board, the presses of an answer, and the variant's rules.
+
+What is drawn. One square per cell, filled by its light: white is off (state
+0); on a plain board (K = 2) a lit cell is orange; with `mod K` the states
+1..K-1 darken step by step from light orange to brown, and each lit cell also
+carries its state as a small digit in its top left corner, so the picture
+reads without colour (the shades get darker as the state grows, which holds
+in greyscale too). An answer's presses sit in the middle of their cells: a
+black dot with a white ring for K = 2, a white disc holding the number of
+presses (bold) for K > 2. On a torus the board is framed by the classic glued
+edge arrows (one arrowhead on the left and right edges, two on the top and
+bottom: matching arrows are the same edge). Under the board, one short line
+per rule that is not the plain one (`torus`, `sigma`, `mod K`) and, with an
+answer, a line counting the presses.
+
+The idea. Cells are about `CELL_MM` wide, shrunk so that the page fits the
+printable area of A4 (`core.canvas_layout.fit_cell`). The space of the
+answer's legend line is always reserved, so a board and its answer have the
+same geometry: cell for cell, the two drawings differ only by the press marks
+and that line. A board over `core.drawing.GRID_LIMIT` a side is one line of
+text (`core.drawing.grid_summary` on a `core.canvas_layout.line_page`), like
+the terminal picture. Legend widths are measured (`core.canvas_layout.text_width`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import drawing
+from ...core.canvas import Drawing
+from ...core.canvas_layout import MAX_WIDTH, fit_cell, line_page, text_width
+from .rules import Instance
+
+__all__ = ["draw", "light_fill", "CELL_MM", "MARGIN_MM"]
+
+CELL_MM = 8.0
+MARGIN_MM = 3.0
+GUTTER_MM = 3.5          # room for the torus arrows beside each edge
+TEXT_MM = 3.0            # legend text height
+LINE_MM = 4.5            # legend line pitch
+
+OFF = "#ffffff"
+ON = "#e69f00"           # Okabe-Ito orange: the one lit state of a plain board
+RAMP_LIGHT = (0xf7, 0xd9, 0x8b)   # state 1 of K > 2 ...
+RAMP_DARK = (0x8c, 0x51, 0x00)    # ... to state K-1: light orange to brown
+GRID = "#555555"
+INK = "#000000"
+PAPER = "#ffffff"
+
+
+def draw(instance: Instance, solution: dict[str, Any] | None = None) -> Drawing:
+    """The board, with the presses of `solution` (`{"presses": [...]}`) marked when given.
+
+    Raises ValueError when the presses do not fit the board (wrong shape, a digit >= K).
+
+    >>> from twinsolve.puzzles.lightsout.rules import Instance
+    >>> page = draw(Instance.all_on(3), {"presses": ["101", "010", "101"]})
+    >>> page.count("rect"), page.count("circle")
+    (9, 5)
+    """
+    presses = None if solution is None else _presses(instance, solution)
+    if drawing.too_big(instance.rows, instance.cols):
+        return _summary(instance, presses)
+    cell = _cell_size(instance)
+    gutter = GUTTER_MM if instance.torus else 0.0
+    x0 = y0 = MARGIN_MM + gutter
+    board_w, board_h = instance.cols * cell, instance.rows * cell
+    rules_lines = _rule_lines(instance)
+    lines = rules_lines + ([_press_line(instance, presses)] if presses is not None else [])
+    width = max(board_w + 2 * gutter, max((text_width(t, TEXT_MM) for t in lines), default=0.0))
+    legend_top = y0 + board_h + gutter + (LINE_MM / 2 if lines else 0.0)
+    height = legend_top + len(lines) * LINE_MM + MARGIN_MM - (LINE_MM / 2 if lines else 0.0)
+    page = Drawing(min(width + 2 * MARGIN_MM, MAX_WIDTH), height, background=PAPER)
+    _draw_lights(page, instance, x0, y0, cell)
+    if instance.torus:
+        _draw_torus_arrows(page, x0, y0, board_w, board_h)
+    if presses is not None:
+        _draw_presses(page, instance, presses, x0, y0, cell)
+    for number, line in enumerate(lines):
+        page.text(MARGIN_MM, legend_top + (number + 0.5) * LINE_MM, line, size=TEXT_MM,
+                  anchor="start")
+    return page
+
+
+# ---------------------------------------------------------------- the answer
+
+def _presses(instance: Instance, solution: Any) -> list[str]:
+    """The answer's press rows, checked against the board; ValueError when they do not fit.
+
+    Kept as strings: a board too large to draw is only counted, never turned into ints.
+    """
+    rows = solution.get("presses") if isinstance(solution, dict) else None
+    if not isinstance(rows, list) or len(rows) != instance.rows:
+        raise ValueError(f'a Lights Out answer is {{"presses": [{instance.rows} row strings]}}')
+    digits = "0123456789"[:instance.modulus]
+    for r, row in enumerate(rows):
+        # Why strip: it leaves something exactly when a character is no digit 0..K-1.
+        if not isinstance(row, str) or len(row) != instance.cols or row.strip(digits):
+            raise ValueError(f"press row {r} must be {instance.cols} digits "
+                             f"0..{instance.modulus - 1}, got {row!r:.40}")
+    return rows
+
+
+def _press_line(instance: Instance, presses: list[str]) -> str:
+    total = sum(int(times) for row in presses for times in row)
+    if total == 0:
+        return "no presses needed: every light is already off"
+    if instance.modulus == 2:
+        return f"dots: the {total:,} cell{'s' * (total != 1)} to press"
+    return f"discs: how often to press each cell ({total:,} presses in all)"
+
+
+# ---------------------------------------------------------------- the board
+
+def _rule_lines(instance: Instance) -> list[str]:
+    """One line per rule that differs from the plain game."""
+    k = instance.modulus
+    lines = []
+    if instance.torus:
+        lines.append("torus: edges wrap around (matching arrows are the same edge)")
+    if instance.sigma:
+        lines.append(f"sigma: a press does not {'toggle' if k == 2 else 'change'} "
+                     "its own light")
+    if k != 2:
+        lines.append(f"mod {k}: lights go 0 (off) to {k - 1}, darker when higher; "
+                     f"a press adds 1, mod {k}")
+    return lines
+
+
+def _cell_size(instance: Instance) -> float:
+    """CELL_MM, or less so that board, arrows and legend fit the page."""
+    gutter = 2 * GUTTER_MM if instance.torus else 0.0
+    legend = (len(_rule_lines(instance)) + 1) * LINE_MM + LINE_MM / 2  # +1: the answer's line
+    return fit_cell(instance.rows, instance.cols, CELL_MM, margin=MARGIN_MM, beside=gutter,
+                    below=gutter + legend)
+
+
+def light_fill(state: int, modulus: int) -> str:
+    """The colour of a light in `state` (0..modulus-1): white when off, darker when higher."""
+    if state == 0:
+        return OFF
+    if modulus == 2:
+        return ON
+    t = (state - 1) / (modulus - 2)
+    rgb = (round(a + (b - a) * t) for a, b in zip(RAMP_LIGHT, RAMP_DARK, strict=True))
+    return "#" + "".join(f"{v:02x}" for v in rgb)
+
+
+def _draw_lights(page: Drawing, instance: Instance, x0: float, y0: float, cell: float) -> None:
+    """The cells, each filled by its light, and the board's frame; for K > 2 the states."""
+    grid_width = max(0.08, 0.025 * cell)
+    for r, row in enumerate(instance.lights):
+        for c, state in enumerate(row):
+            page.rect(x0 + c * cell, y0 + r * cell, cell, cell,
+                      fill=light_fill(state, instance.modulus), stroke=GRID, width=grid_width)
+    if instance.modulus != 2:
+        _draw_states(page, instance, x0, y0, cell)
+    x1, y1 = x0 + instance.cols * cell, y0 + instance.rows * cell
+    page.polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], stroke=INK,
+                 width=max(0.15, 0.06 * cell))
+
+
+def _draw_states(page: Drawing, instance: Instance, x0: float, y0: float, cell: float) -> None:
+    """Each lit cell's state as a small digit in its top left corner, white on dark shades."""
+    for r, row in enumerate(instance.lights):
+        for c, state in enumerate(row):
+            if state:
+                dark = _luminance(light_fill(state, instance.modulus)) < 150
+                page.text(x0 + (c + 0.14) * cell, y0 + (r + 0.17) * cell, str(state),
+                          size=0.24 * cell, fill=PAPER if dark else INK)
+
+
+def _luminance(colour: str) -> float:
+    """The grey level (0..255) of a `#rrggbb` colour."""
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * red + 0.587 * green + 0.114 * blue
+
+
+def _draw_presses(page: Drawing, instance: Instance, presses: list[str], x0: float,
+                  y0: float, cell: float) -> None:
+    """A ringed dot per press (K = 2), or a disc with the press count (K > 2)."""
+    for r, row in enumerate(presses):
+        for c, times in enumerate(row):
+            if times == "0":
+                continue
+            cx, cy = x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
+            if instance.modulus == 2:
+                page.circle(cx, cy, 0.18 * cell, fill=INK, stroke=PAPER, width=0.05 * cell)
+            else:
+                page.circle(cx, cy, 0.27 * cell, fill=PAPER, stroke=INK, width=0.04 * cell)
+                page.text(cx, cy, times, size=0.38 * cell, bold=True)
+
+
+def _draw_torus_arrows(page: Drawing, x0: float, y0: float, board_w: float,
+                       board_h: float) -> None:
+    """The glued edges of a torus: one head down the left and right, two right along the
+    top and bottom, in the gutter beside each edge's middle."""
+    side = GUTTER_MM / 2
+    length = min(board_w, board_h) * 0.4
+    for x in (x0 - side, x0 + board_w + side):
+        _arrow(page, (x, y0 + (board_h - length) / 2), (x, y0 + (board_h + length) / 2), 1)
+    for y in (y0 - side, y0 + board_h + side):
+        _arrow(page, (x0 + (board_w - length) / 2, y), (x0 + (board_w + length) / 2, y), 2)
+
+
+def _arrow(page: Drawing, start: tuple[float, float], end: tuple[float, float],
+           heads: int) -> None:
+    """A line from start to end with `heads` filled arrowheads at its end (axis-aligned)."""
+    (x1, y1), (x2, y2) = start, end
+    page.line(x1, y1, x2, y2, stroke=INK, width=0.3)
+    dx, dy = (1.0 if x2 > x1 else 0.0), (1.0 if y2 > y1 else 0.0)
+    size = 1.3
+    for head in range(heads):
+        tip_x, tip_y = x2 - dx * head * size, y2 - dy * head * size
+        back_x, back_y = tip_x - dx * size, tip_y - dy * size
+        page.polygon([(tip_x, tip_y), (back_x + dy * size / 2, back_y + dx * size / 2),
+                      (back_x - dy * size / 2, back_y - dx * size / 2)], fill=INK)
+
+
+# ---------------------------------------------------------------- too large to draw
+
+def _summary(instance: Instance, presses: list[str] | None) -> Drawing:
+    """One line, as the terminal picture gives it: the size, lights on, cells pressed."""
+    counts = [(sum(len(row) - row.count(0) for row in instance.lights), "lights on")]
+    if presses is not None:
+        counts.append((sum(len(row) - row.count("0") for row in presses), "cells pressed"))
+    return line_page(drawing.grid_summary(instance.rows, instance.cols, counts), size=TEXT_MM,
+                     margin=MARGIN_MM, background=PAPER)

@@ -1,0 +1,194 @@
+"""Mirror maze pictures: the grid, its mirrors, lasers and targets, and the beams of a solution.
+
+What is drawn. Each cell is a square (about 8 mm, smaller so the page fits
+180 x 250 mm, 3 mm margin). Walls are dark grey squares; fixed mirrors black
+diagonals; rotatable mirrors `?` blue diagonals with a small white pivot
+circle, standing as `/` as they start; lasers a dark square with a nozzle
+pointing the way they emit; targets a black bullseye. With a solution, the
+flipped mirrors are drawn as `\\` in magenta on a pale yellow square, every
+laser's beam is a thick red line from the laser through its reflections to
+where it stops (into a target's centre, against a wall's face or the grid's
+border, or back onto itself when it loops), and each target hit is filled
+gold with a red centre. In greyscale the beam stays apart from the mirrors by
+its width.
+
+The idea. The beams are not re-derived here: `rules.trace_beam`, the tracer
+`verify` uses, gives each beam's (cell, direction leaving it) states, and the
+picture joins the centres of the cells where the direction changes. A beam
+is drawn under the mirrors and lasers, so it meets each mirror at its pivot
+and leaves from the laser's nozzle; only the cells a beam passes through,
+the targets it hits and the flipped mirrors look different once solved.
+A grid over `core.drawing.GRID_LIMIT` a side becomes one line of text, the
+summary `render` prints (a `core.canvas_layout.line_page`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import drawing
+from ...core.canvas import Drawing
+from ...core.canvas_layout import CellGrid, fit_cell, line_page
+from ...core.errors import UsageError
+from ...core.geometry import DELTAS, Direction
+from . import rules
+from .rules import CellKind, Instance
+
+__all__ = ["draw", "layout", "CELL_MM", "MARGIN_MM", "WALL", "FIXED", "ROTATABLE",
+           "FLIPPED", "FLIPPED_CELL", "LASER", "TARGET", "TARGET_HIT", "BEAM"]
+
+CELL_MM = 8.0          # a cell's side when the page has room
+MARGIN_MM = 3.0
+SUMMARY_TEXT_MM = 3.5
+
+# One colour per role, so a picture (and a test) tells the parts apart by colour alone.
+PAPER = "#ffffff"
+GRID = "#c8c8c8"
+BORDER = "#000000"
+WALL = "#4d4d4d"
+FIXED = "#000000"
+ROTATABLE = "#1f5fbf"
+FLIPPED = "#c2007a"
+FLIPPED_CELL = "#ffe98a"
+LASER = "#262626"
+TARGET = "#111111"
+TARGET_HIT = "#ffc61a"
+BEAM = "#d81b1b"
+
+_FIXED_KINDS = {CellKind.SLASH: "/", CellKind.BACKSLASH: "\\"}
+
+
+def layout(instance: Instance) -> CellGrid:
+    """Where the cells are on the page, `MARGIN_MM` in from its corner: `CELL_MM` wide, or
+    less so the page fits (`core.canvas_layout.fit_cell`).
+
+    >>> layout(rules.parse("mirror 1 3\\nS?T\\n")).cell
+    8.0
+    """
+    cell = fit_cell(instance.rows, instance.cols, CELL_MM, margin=MARGIN_MM)
+    return CellGrid(instance.rows, instance.cols, cell, x=MARGIN_MM, y=MARGIN_MM)
+
+
+def draw(instance: Instance, solution: dict[str, Any] | None = None) -> Drawing:
+    """The maze as a `Drawing`; with a solution (`{"flips": [[r, c], ...]}`) its beams too.
+
+    A solution whose shape is wrong (not a list of `?` cells) is a `UsageError`; one that
+    misses its goal is drawn as it is, beams and all.
+    """
+    flipped: frozenset[tuple[int, int]] = frozenset()
+    if solution is not None:
+        flipped, problems = rules.flips_of(instance, solution)
+        if problems:
+            raise UsageError(f"cannot draw the solution: {problems[0]}")
+    if drawing.too_big(instance.rows, instance.cols):
+        return _summary(instance, flipped if solution is not None else None)
+    grid = layout(instance)
+    page = Drawing(grid.width + 2 * MARGIN_MM, grid.height + 2 * MARGIN_MM, background=PAPER)
+    beams = [rules.trace_beam(instance, source, flipped) for source in instance.sources()] \
+        if solution is not None else []
+    _draw_floor(page, grid, instance, flipped)
+    for beam in beams:
+        page.polyline(_beam_points(grid, beam), stroke=BEAM, width=_beam_width(grid))
+    _draw_mirrors(page, grid, instance, flipped)
+    for r, c, direction in instance.sources():
+        _draw_laser(page, grid, r, c, direction)
+    hit = {beam.hit for beam in beams}
+    for r, c in instance.targets():
+        _draw_target(page, grid, r, c, (r, c) in hit)
+    page.rect(MARGIN_MM, MARGIN_MM, grid.cols * grid.cell, grid.rows * grid.cell,
+              stroke=BORDER, width=0.05 * grid.cell)
+    return page
+
+
+def _summary(instance: Instance, flipped: frozenset[tuple[int, int]] | None) -> Drawing:
+    """One line of text for a grid too large to draw, the words `render` uses."""
+    # rules._counts is the one list of what the summary counts; sharing it keeps the
+    # picture's line and the terminal's line the same.
+    line = drawing.grid_summary(instance.rows, instance.cols, rules._counts(instance, flipped))
+    return line_page(line, size=SUMMARY_TEXT_MM, margin=MARGIN_MM, background=PAPER)
+
+
+def _draw_floor(page: Drawing, grid: CellGrid, instance: Instance,
+                flipped: frozenset[tuple[int, int]]) -> None:
+    """Walls, the flipped mirrors' highlight squares, then the grid lines over them."""
+    for r, c in instance.positions(CellKind.WALL):
+        page.rect(*grid.corner(r, c), grid.cell, grid.cell, fill=WALL)
+    for r, c in sorted(flipped):
+        page.rect(*grid.corner(r, c), grid.cell, grid.cell, fill=FLIPPED_CELL)
+    thin = 0.025 * grid.cell
+    right, bottom = grid.corner(grid.rows, grid.cols)
+    for r in range(1, grid.rows):
+        page.line(MARGIN_MM, MARGIN_MM + r * grid.cell, right, MARGIN_MM + r * grid.cell,
+                  stroke=GRID, width=thin)
+    for c in range(1, grid.cols):
+        page.line(MARGIN_MM + c * grid.cell, MARGIN_MM, MARGIN_MM + c * grid.cell, bottom,
+                  stroke=GRID, width=thin)
+
+
+def _beam_width(grid: CellGrid) -> float:
+    return 0.15 * grid.cell
+
+
+def _beam_points(grid: CellGrid, beam: rules.Beam) -> list[tuple[float, float]]:
+    """The beam's corners: the laser, each cell where it turns, and where it stops.
+
+    A hit ends at the target's centre and a loop at the cell it comes back to; a beam
+    stopped by a wall or the border ends at that face, its round cap inside its cell.
+    """
+    (r, c, direction), *rest = beam.path
+    points = [grid.centre(r, c)]
+    for r, c, leaving in rest:
+        if leaving != direction:
+            points.append(grid.centre(r, c))
+        direction = leaving
+    dr, dc = DELTAS[direction]
+    x, y = grid.centre(r, c)
+    if beam.end in ("target", "loop"):
+        points.append((x + dc * grid.cell, y + dr * grid.cell))
+    else:
+        reach = grid.cell / 2 - _beam_width(grid) / 2
+        points.append((x + dc * reach, y + dr * reach))
+    return points
+
+
+def _draw_mirrors(page: Drawing, grid: CellGrid, instance: Instance,
+                  flipped: frozenset[tuple[int, int]]) -> None:
+    """Fixed mirrors black; `?` blue with a pivot as they start, magenta when flipped."""
+    for r, c in instance.positions(*_FIXED_KINDS):
+        _mirror_line(page, grid, r, c, _FIXED_KINDS[instance.kind(r, c)], FIXED)
+    for r, c in instance.rotatable():
+        colour, shape = (FLIPPED, "\\") if (r, c) in flipped else (ROTATABLE, "/")
+        _mirror_line(page, grid, r, c, shape, colour)
+        page.circle(*grid.centre(r, c), 0.09 * grid.cell, fill=PAPER, stroke=colour,
+                    width=0.04 * grid.cell)
+
+
+def _mirror_line(page: Drawing, grid: CellGrid, r: int, c: int, shape: str, colour: str) -> None:
+    x, y = grid.corner(r, c)
+    near, far = 0.12 * grid.cell, 0.88 * grid.cell
+    if shape == "/":
+        page.line(x + near, y + far, x + far, y + near, stroke=colour, width=0.09 * grid.cell)
+    else:
+        page.line(x + near, y + near, x + far, y + far, stroke=colour, width=0.09 * grid.cell)
+
+
+def _draw_laser(page: Drawing, grid: CellGrid, r: int, c: int, direction: Direction) -> None:
+    """A square body and a triangular nozzle pointing the way the laser emits."""
+    x, y = grid.centre(r, c)
+    dr, dc = DELTAS[direction]
+    s = grid.cell
+    tip = (x + dc * 0.40 * s, y + dr * 0.40 * s)
+    base = (x + dc * 0.14 * s, y + dr * 0.14 * s)
+    side = (dr * 0.22 * s, dc * 0.22 * s)  # half the nozzle's base, across the direction
+    page.rect(x - 0.2 * s, y - 0.2 * s, 0.4 * s, 0.4 * s, fill=LASER, radius=0.06 * s)
+    page.polygon([tip, (base[0] + side[0], base[1] + side[1]),
+                  (base[0] - side[0], base[1] - side[1])], fill=LASER)
+
+
+def _draw_target(page: Drawing, grid: CellGrid, r: int, c: int, hit: bool) -> None:
+    """A bullseye; a hit one filled gold around a red centre."""
+    x, y = grid.centre(r, c)
+    s = grid.cell
+    page.circle(x, y, 0.34 * s, fill=TARGET_HIT if hit else PAPER, stroke=TARGET,
+                width=0.07 * s)
+    page.circle(x, y, 0.13 * s, fill=BEAM if hit else TARGET)
