@@ -2,9 +2,16 @@
 
 Prints medians over repeats for the `hand` back-end's targets:
 
+- record scale (issue 16): the all-on n x n board for n = 1000, 2000, 5000,
+  10,000 end to end (solve + verify through `run`) by the polynomial method,
+  with the resident memory the run adds (peak RSS: `core.memory.RunMemory`,
+  VmHWM after a reset, one run in a fresh process per size), and the
+  elimination method (`hand:method=elimination`) at 1000 and 2000 for the
+  ratio; then the 100,000 x 100,000 board's summary (`hand.solve_summary`:
+  status, presses, nullity, the streamed check), time and memory alike;
 - the all-on 1000 x 1000 plain board: any solution plus the nullity
   (option minimise=False), and what the default (minimise) run does;
-- the nullity of every plain n x n board, n <= 200, in total;
+- the nullity of every plain n x n board, n <= 200, in total, by both methods;
 - the fewest presses of the all-on n x n board for every n <= 40 whose
   nullity is at most 24, each; plus boards of nullity exactly 24 (a 30 x 40
   torus, a 24 x 24 sigma board) and what happens above 24 (n = 39).
@@ -20,20 +27,24 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import multiprocessing
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from twinsolve.core.limits import Limits
+from twinsolve.core.memory import RunMemory
 from twinsolve.core.registry import puzzle
 from twinsolve.core.result import Result, Status
 from twinsolve.core.run import run
-from twinsolve.puzzles.lightsout.hand import kernel_dimension
+from twinsolve.puzzles.lightsout.hand import kernel_dimension, solve_summary
 from twinsolve.puzzles.lightsout.rules import Instance
 
-__all__ = ["Timing", "time_backend", "time_call", "backend_available", "main"]
+__all__ = ["Timing", "time_backend", "time_call", "backend_available", "shared_all_on",
+           "in_fresh_process", "main"]
 
 _PROVEN = (Status.OPTIMAL, Status.SOLVED, Status.UNSAT)
 
@@ -95,6 +106,79 @@ def backend_available(name: str, puzzle_name: str = "lightsout") -> str | None:
     return None
 
 
+# ---------------------------------------------------------------- record scale
+
+_MB = 1 << 20
+_OLD_FIGURES = {1000: 2.2, 2000: 6.5}  # end to end before the polynomial method (issue 16)
+
+
+def shared_all_on(n: int) -> Instance:
+    """The all-on n x n board, every row the same tuple.
+
+    Why not `Instance.all_on`: it builds a tuple per row, 10^8 references
+    (800 MB, seconds) at n = 10,000, which is the instance, not the solver.
+    """
+    row = (1,) * n
+    return Instance(n, n, (row,) * n)
+
+
+def _measured_run(n: int, method: str) -> tuple[float, int, str]:
+    """One verified run on a fresh process's all-on n x n board: seconds, bytes added, label."""
+    board = shared_all_on(n)
+    memory = RunMemory()
+    start = time.perf_counter()
+    result = run(board, "hand", Limits(options={"method": method}))
+    seconds = time.perf_counter() - start
+    return seconds, memory.added(), f"{result.status.value} verified={result.verified}"
+
+
+def _measured_summary(n: int) -> tuple[float, int, Result]:
+    """`solve_summary` of the all-on n x n board in a fresh process: seconds, bytes, result."""
+    memory = RunMemory()
+    start = time.perf_counter()
+    result = solve_summary(n, n)
+    return time.perf_counter() - start, memory.added(), result
+
+
+def in_fresh_process(function: Callable[..., Any], *args: Any) -> Any:
+    """`function(*args)` in a new (spawned) process, so its memory peak is its own."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(function, *args).result()
+
+
+def _record_scale(repeats: int, sizes: Sequence[int], old_sizes: Sequence[int]) -> None:
+    print("== all-on n x n plain board, end to end (solve + verify), polynomial method "
+          "(target: 10,000 x 10,000 < 5 s, < 2 GB; anchor: C++ with AVX2, ~18 s at 10,000)")
+    print("  memory: peak RSS the run adds, one run in a fresh process (core.memory.RunMemory)")
+    new_times = {}
+    for n in sizes:
+        timing = time_backend("hand", shared_all_on(n), repeats)
+        _, added, label = in_fresh_process(_measured_run, n, "auto")
+        r = timing.result
+        new_times[n] = timing.median_s
+        print(f"  n={n:6d}: {timing.label}, nullity {r.stats.counters.get('nullity')}, "
+              f"{r.objective} presses; median {timing.median_s:.3f} s end to end "
+              f"({timing.backend_median_s:.3f} s in the back-end); {added / _MB:.0f} MB "
+              f"({label})")
+    for n in old_sizes:
+        old = time_backend("hand", shared_all_on(n), repeats,
+                           Limits(options={"method": "elimination"}))
+        _, added, _ = in_fresh_process(_measured_run, n, "elimination")
+        ratio = old.median_s / new_times[n] if new_times.get(n) else float("nan")
+        print(f"  n={n:6d} by elimination (hand:method=elimination): {old.label}, median "
+              f"{old.median_s:.3f} s end to end, {added / _MB:.0f} MB; elimination / polynomial "
+              f"= {ratio:.1f}x (issue 16 measured {_OLD_FIGURES.get(n, float('nan')):g} s)")
+
+
+def _summary(side: int) -> None:
+    print(f"== all-on {side:,} x {side:,} board, summary with the streamed check "
+          f"(target: < 60 s; the grid, {side * side / 1e9:g} G cells, is never held)")
+    seconds, added, r = in_fresh_process(_measured_summary, side)
+    print(f"  {r.status.value}, verified={r.verified}, nullity {r.stats.counters.get('nullity')}, "
+          f"{r.objective:,} presses; {seconds:.2f} s (polynomials, chase and check interleaved), "
+          f"{added / _MB:.1f} MB added (fresh process)")
+
+
 # ---------------------------------------------------------------- sections
 
 def _big_board(repeats: int, side: int, timeout: float) -> None:
@@ -114,11 +198,18 @@ def _big_board(repeats: int, side: int, timeout: float) -> None:
 
 def _nullities(repeats: int, limit: int) -> None:
     print(f"== nullity of every plain n x n board, n = 1..{limit} (target: < 10 s in all)")
-    seconds, values = time_call(lambda: [kernel_dimension(n, n) for n in range(1, limit + 1)],
-                                repeats)
+    timed = {}
+    for method in ("auto", "elimination"):
+        timed[method] = time_call(
+            lambda m=method: [kernel_dimension(n, n, method=m) for n in range(1, limit + 1)],
+            repeats)
+    seconds, values = timed["auto"]
+    old_seconds, old_values = timed["elimination"]
     nonzero = sum(1 for v in values if v)
-    print(f"  median {seconds:.3f} s in all; {nonzero} boards have a kernel, largest nullity "
-          f"{max(values)} (n = {values.index(max(values)) + 1})")
+    agree = "agree" if values == old_values else "DISAGREE"
+    print(f"  polynomial: median {seconds:.3f} s in all; elimination {old_seconds:.3f} s "
+          f"({old_seconds / seconds:.0f}x); the methods {agree}; {nonzero} boards have a "
+          f"kernel, largest nullity {max(values)} (n = {values.index(max(values)) + 1})")
 
 
 def _fewest(repeats: int, limit: int, max_nullity: int) -> None:
@@ -200,8 +291,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smaller boards, one repeat")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="per-run timeout for searches that may not finish (10 s)")
+    parser.add_argument("--summary-side", type=int, default=100_000,
+                        help="side of the all-on board summarised without its grid (100000)")
     args = parser.parse_args(argv)
     repeats = 1 if args.quick else args.repeats
+    _record_scale(repeats, (1000, 2000) if args.quick else (1000, 2000, 5000, 10_000),
+                  (1000,) if args.quick else (1000, 2000))
+    _summary(20_000 if args.quick else args.summary_side)
     _big_board(repeats, 300 if args.quick else 1000, args.timeout)
     _nullities(repeats, 60 if args.quick else 200)
     _fewest(repeats, 40, 24)

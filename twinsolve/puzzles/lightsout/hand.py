@@ -1,4 +1,4 @@
-"""Lights Out, the `hand` back-end: light chasing, elimination, then the coset.
+"""Lights Out, the `hand` back-end: light chasing, then polynomials or elimination, then the coset.
 
 Rules (see `twinsolve.puzzles.lightsout.rules`): a press adds 1 mod K to its cell
 (unless `sigma`) and its orthogonal neighbours (wrapping on a `torus`, where
@@ -7,7 +7,42 @@ presses, a cell pressed 0..K-1 times.
 
 The idea. Presses commute, so a solution is a vector x over GF(K) with
 A x = -b, and the solutions form a coset: one particular solution plus the
-span of the kernel of A. Three steps:
+span of the kernel of A.
+
+The polynomial method: GF(2) boards without `torus` (plain or `sigma`).
+Write a press row as a vector of COLS bits, let P be the adjacency matrix
+of the path on COLS cells (a press reaches its row neighbours) and T = I + P
+(T = P with `sigma`): what a row's presses do to their own row. Light
+chasing (step 1 below) from a first row x gives press row r as
+f_r(T) x + c_r, with f_0 = 1, f_1 = t, f_{r+1} = t f_r + f_{r-1} (the
+Chebyshev polynomials U_r(t/2) over GF(2)) and c_r the chase of the lights
+from x = 0; the board is solved exactly when the row a chase would press
+below the board, f_ROWS(T) x + c_ROWS, is 0. Everything about that system is
+polynomial arithmetic, because P is cyclic: column j's unit vector is
+e_j = f_j(P) e_0, so v = a(P) e_0 identifies vectors with GF(2)[y] / (mu),
+mu = f_COLS(y) being P's characteristic (and minimal) polynomial. With
+g(y) = f_ROWS(y + 1) (f_ROWS(y) with `sigma`) mod mu, the matrix f_ROWS(T)
+is g(P), so:
+- the nullity is deg d for d = gcd(g, mu) (the kernel of g(P) is that of
+  d(P): the a(P) e_0 with mu / d dividing a), whatever the lights;
+- the board is solvable iff d divides a_c = sum_j c_j f_j(y), the
+  polynomial of c = c_ROWS (Clenshaw's recurrence);
+- with s g = d mod mu (extended Euclid), x = s(P) (a_c / d)(P) e_0 solves it:
+  g(P) x = (s g (a_c / d))(P) e_0 = a_c(P) e_0 = c.
+The press rows then follow by chasing bit rows (Python ints, bit c = column
+c): x_{r+1} = b_r ^ T x_r ^ x_{r-1}, with T x = x ^ (x << 1) ^ (x >> 1) cut to
+COLS bits. No matrix is built: Euclid, Clenshaw, Horner and the chases are
+O(ROWS + COLS) shift-and-XORs of COLS-bit integers
+(`twinsolve.search.gf2poly`), and the all-on 10,000 x 10,000 board is
+solved and checked in under a second. The method answers every board it
+applies to when the nullity is 0 or `minimise` is off (any solution); with
+a kernel and `minimise` the coset search needs every kernel grid, and the
+board takes the elimination route. `solve_summary` runs the method on a
+board too large to print, checking each row as it is chased and keeping
+none.
+
+Elimination, for every other board (torus, mod K) and the fewest presses
+of a board with a kernel, in three steps:
 
 1. Light chasing (a structured Gaussian elimination). Make the presses of
    the first row unknowns; then light (r, c) can only still be fixed by the
@@ -41,13 +76,17 @@ counts the members it examines. The graded generator (`generate.py`) takes
 it as the technique between chasing alone and the exhaustive search.
 
 Stats: `nodes` = elimination pivot operations (one per forced cell of the
-chase plus one per row reduced in `gf2`) + coset members examined; counters
-`nullity` (kernel dimension), `solutions` (K**nullity when solvable, else 0),
-`pivots` and `candidates` (the two parts of `nodes`). Options:
-`limits.options["minimise"]` (default True); False returns the particular
-solution as `feasible` (or `optimal` when it is the only solution). So does
-a board whose kernel grids would take more than `MAX_PATTERN_BYTES` (with
-a `message` saying so).
+chase plus one per row reduced in `gf2`; the polynomial method: one per
+forced cell) + coset members examined; counters `nullity` (kernel
+dimension), `solutions` (K**nullity when solvable, else 0), `pivots` and
+`candidates` (the two parts of `nodes`), `method` (`polynomial` or
+`elimination`). Options: `minimise` (default true); false returns the
+particular solution as `feasible` (or `optimal` when it is the only
+solution). So does a board whose kernel grids would take more than
+`MAX_PATTERN_BYTES` (with a `message` saying so). `method=elimination`
+takes the elimination route on every board (the polynomial method's
+check and yardstick); the default, `auto`, the polynomial method where it
+applies.
 
 The deadline and node limit bound the coset search, which then returns the
 best so far as `feasible`. Elimination yields the first solution, so the
@@ -56,21 +95,26 @@ the limit and its grace (thousands of rows) is stopped there by the run's
 time limit (`core.time_limit`, checkpoints in the chase and in `gf2`) and
 the run is a `timeout`.
 
-References: K. Sutner, "Linear cellular automata and the Garden-of-Eden"
-(1989); the light-chasing method is folklore of the puzzle (J. Scherphuis,
-jaapsch.net/puzzles/lights.htm).
+References: K. Sutner, "Linear cellular automata and the Garden-of-Eden",
+Math. Intelligencer 11 (1989) 49-53 (sigma-automata, their Chebyshev
+polynomials); A. E. Brouwer, "Lights Out and Button Madness Games"
+(win.tue.nl/~aeb/ca/madness/madrect.html: the nullity of the m x n board as
+the degree of a gcd of Chebyshev polynomials over GF(2), the formula of OEIS
+A159257); the light-chasing method is folklore of the puzzle (J.
+Scherphuis, jaapsch.net/puzzles/lights.htm).
 """
 
 from __future__ import annotations
 
+import collections
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...core.limits import Deadline, Limits, Poller
-from ...core.result import UNSETTLED, Result, Status, Stopwatch, Tally
+from ...core.result import UNSETTLED, Result, Stats, Status, Stopwatch, Tally
 from ...core.time_limit import checkpoint
 from ...search.gf2 import (
     LinearSolution,
@@ -81,14 +125,26 @@ from ...search.gf2 import (
     unpack_rows,
     words_for,
 )
-from .rules import Instance, solution_from_grid
+from ...search.gf2poly import (
+    chebyshev,
+    chebyshev_combination,
+    degree,
+    divide,
+    evaluate,
+    extended_gcd,
+    gcd,
+)
+from .rules import Instance, light_rows, solution_from_grid, verify_rows
 
 __all__ = ["solve", "check_options", "nullity", "kernel_dimension", "coset", "Coset",
-           "walk_coset", "Walk"]
+           "walk_coset", "Walk", "METHODS", "polynomial_applies", "FirstRow", "first_row",
+           "solve_summary"]
 
 TAIL_BITS = 20          # GF(2): coset members per Walsh-Hadamard chunk = 2^TAIL_BITS
 TAIL_TABLE = 1 << 22    # mod K: entries of the (tail combinations x cell groups) table
 MAX_PATTERN_BYTES = 1 << 30  # memory for every kernel grid; beyond it, no minimising
+METHODS = ("auto", "elimination")  # the `method` option: see the module docstring
+CHECK_ROWS = 256        # the polynomial chase asks the time limit once per this many rows
 
 
 # ---------------------------------------------------------------- fields
@@ -257,6 +313,191 @@ def _press_patterns(board: _Board, system: LinearSolution, kernel_rows: int) -> 
     return patterns.transpose(1, 0, 2) if board.transposed else patterns
 
 
+# ---------------------------------------------------------------- the polynomial method
+
+def polynomial_applies(instance: Instance) -> bool:
+    """Whether the polynomial method handles `instance`: GF(2) without torus (sigma or not)."""
+    return instance.modulus == 2 and not instance.torus
+
+
+class _BitRows:
+    """Press rows of a COLS-wide GF(2) board as ints, bit c = column c, and the maps on them."""
+
+    def __init__(self, cols: int, sigma: bool) -> None:
+        self.mask = (1 << cols) - 1
+        self.sigma = sigma
+
+    def neighbours(self, row: int) -> int:
+        """P x: what row x's presses do to their row neighbours."""
+        return ((row << 1) & self.mask) ^ (row >> 1)
+
+    def own_row(self, row: int) -> int:
+        """T x: what row x's presses do to their own row (P x, plus x itself unless sigma)."""
+        spread = self.neighbours(row)
+        return spread if self.sigma else spread ^ row
+
+
+def _bit_chase(bits: _BitRows, first: int, lights: Sequence[int]) -> Iterator[int]:
+    """Press rows x_0 = first, x_{r+1} = b_r + T x_r + x_{r-1}: yields x_0 .. x_ROWS.
+
+    Press (r + 1, c) is the last press that reaches light (r, c), so it is
+    forced to cancel it; x_ROWS, what a row below the board would have to
+    press, is 0 exactly when the presses solve the board.
+    """
+    above, current = 0, first
+    yield current
+    for r, light in enumerate(lights):
+        if r % CHECK_ROWS == 0:
+            checkpoint(grace=True)  # the limit counts here, as in the elimination's chase
+        above, current = current, light ^ bits.own_row(current) ^ above
+        yield current
+
+
+def _last_row_map(rows: int, cols: int, sigma: bool) -> tuple[int, int]:
+    """(g, mu): the last row's map f_ROWS(T) as g(P), g reduced mod mu = f_COLS, P's
+    characteristic polynomial (see the module docstring)."""
+    minimal = chebyshev(cols)
+    return chebyshev(rows, shift=0 if sigma else 1, modulus=minimal), minimal
+
+
+@dataclass(frozen=True)
+class FirstRow:
+    """What the polynomial method settles before the rows are chased.
+
+    `nullity` is the kernel dimension; `presses` the first press row of one
+    solution (bit c = column c), or None when the board has none.
+    """
+
+    nullity: int
+    presses: int | None
+
+
+def first_row(cols: int, lights: Sequence[int], sigma: bool = False) -> FirstRow:
+    """The nullity and a solution's first press row of a GF(2) board without torus.
+
+    `lights` holds the ROWS light rows as ints, bit c = column c.
+
+    >>> found = first_row(3, [0b111] * 3)  # the all-on 3 x 3 board: press the corners
+    >>> found.nullity, bin(found.presses)
+    (0, '0b101')
+    """
+    bits = _BitRows(cols, sigma)
+    last, minimal = _last_row_map(len(lights), cols, sigma)
+    common, inverse, _ = extended_gcd(last, minimal)  # inverse * last = common (mod minimal)
+    target = collections.deque(_bit_chase(bits, 0, lights), maxlen=1)[0]  # c_ROWS
+    quotient, rest = divide(chebyshev_combination(target), common)
+    if rest:
+        return FirstRow(degree(common), None)
+    quotient_row = evaluate(quotient, bits.neighbours, 1)  # (a_c / d)(P) e_0
+    return FirstRow(degree(common), evaluate(inverse, bits.neighbours, quotient_row))
+
+
+def _polynomial_nullity(rows: int, cols: int, sigma: bool) -> int:
+    return degree(gcd(*_last_row_map(rows, cols, sigma)))
+
+
+def _polynomial_stats(watch: Stopwatch, rows: int, cols: int, found: FirstRow,
+                      solved: bool) -> Stats:
+    """`solve`'s stats for the polynomial method: one node per cell the chase forces."""
+    forced = (rows - 1) * cols
+    candidates = 1 if solved and found.nullity == 0 else 0
+    return watch.stats(nodes=forced + candidates, nullity=found.nullity,
+                       solutions=2 ** found.nullity if solved else 0, pivots=forced,
+                       candidates=candidates, method="polynomial")
+
+
+def _solved_status(found: FirstRow) -> tuple[Status, Tally]:
+    """A solution of a nullity-0 board is the only one; otherwise any, not the fewest."""
+    return (Status.OPTIMAL, Tally(1, complete=True)) if found.nullity == 0 \
+        else (Status.FEASIBLE, UNSETTLED)
+
+
+_DIGIT_ZERO = np.uint8(ord("0"))
+
+
+def _row_text(row: int, cols: int) -> str:
+    """A bit row as the solution's digits, column 0 first (numpy: twice as fast as format)."""
+    raw = np.frombuffer(row.to_bytes(-(-cols // 8), "little"), dtype=np.uint8)
+    digits = np.unpackbits(raw, count=cols, bitorder="little")
+    digits += _DIGIT_ZERO
+    return digits.tobytes().decode("ascii")
+
+
+def _solve_polynomial(instance: Instance, limits: Limits) -> Result | None:
+    """`solve` by the polynomial method; None when the coset search needs elimination."""
+    watch = Stopwatch()
+    lights = list(light_rows(instance))
+    watch.built()
+    found = first_row(instance.cols, lights, instance.sigma)
+    if found.presses is None:
+        stats = _polynomial_stats(watch, instance.rows, instance.cols, found, False)
+        return Result.unsat(limits, stats=stats)
+    if found.nullity and limits.flag("minimise", True):
+        return None
+    bits = _BitRows(instance.cols, instance.sigma)
+    presses = list(itertools.islice(_bit_chase(bits, found.presses, lights), instance.rows))
+    text = [_row_text(row, instance.cols) for row in presses]
+    status, tally = _solved_status(found)
+    stats = _polynomial_stats(watch, instance.rows, instance.cols, found, True)
+    return Result.answer(status, {"presses": text}, sum(row.bit_count() for row in presses),
+                         tally=tally, asked=limits, stats=stats)
+
+
+class _Counted:
+    """The press rows passing through, their presses counted."""
+
+    def __init__(self, rows: Iterator[int]) -> None:
+        self.rows = rows
+        self.presses = 0
+
+    def __iter__(self) -> Iterator[int]:
+        for row in self.rows:
+            self.presses += row.bit_count()
+            yield row
+
+
+def solve_summary(rows: int, cols: int, lights: Sequence[int] | None = None,
+                  sigma: bool = False, limits: Limits | None = None) -> Result:
+    """Solve and check a GF(2) board without torus, never holding its press grid.
+
+    `lights` holds the ROWS light rows as ints, bit c = column c (None: every
+    light on). The polynomial method finds the first press row; the rest are
+    chased one at a time straight into the rules' streamed check
+    (`rules.verify_rows`), their presses counted on the way, so memory stays
+    at a few rows besides `lights` (and the all-on board's `lights` is one
+    int repeated).
+
+    Returns a `Result` without a solution, already checked (not one for
+    `core.run.check`, which wants the grid): status `optimal` (nullity 0:
+    the only solution), `feasible` (nullity > 0: a solution, not the
+    fewest) or `unsat`, and `wrong` when the check fails; `objective` is
+    the presses, `verified` the check's verdict, `message` its first
+    problem, stats as `solve` reports them.
+
+    >>> summary = solve_summary(3, 3)
+    >>> summary.status.value, summary.objective, summary.verified
+    ('optimal', 5, True)
+    """
+    if lights is not None and len(lights) != rows:
+        raise ValueError(f"expected {rows} light rows, got {len(lights)}")
+    limits = limits or Limits()
+    watch = Stopwatch()
+    lights = [(1 << cols) - 1] * rows if lights is None else lights
+    watch.built()
+    found = first_row(cols, lights, sigma)
+    if found.presses is None:
+        return Result.unsat(limits, stats=_polynomial_stats(watch, rows, cols, found, False))
+    chased = _Counted(itertools.islice(_bit_chase(_BitRows(cols, sigma), found.presses,
+                                                  lights), rows))
+    problems = verify_rows(rows, cols, lights, chased, sigma)
+    status, tally = _solved_status(found)
+    result = Result.answer(status, None, chased.presses, tally=tally, asked=limits,
+                           stats=_polynomial_stats(watch, rows, cols, found, True))
+    if problems:
+        return result.with_(status=Status.WRONG, verified=False, message=problems[0])
+    return result.with_(verified=True)
+
+
 # ---------------------------------------------------------------- public analysis
 
 @dataclass(frozen=True)
@@ -280,12 +521,19 @@ def _board_of(instance: Instance) -> _Board:
 
 
 def kernel_dimension(rows: int, cols: int, torus: bool = False, sigma: bool = False,
-                     modulus: int = 2) -> int:
+                     modulus: int = 2, method: str = "auto") -> int:
     """The nullity of the press matrix: log_K of the number of solutions of a solvable board.
+
+    `method` as `solve`'s option: `auto` (the gcd of the polynomial method
+    where it applies) or `elimination`.
 
     >>> kernel_dimension(5, 5), kernel_dimension(4, 4), kernel_dimension(3, 3, torus=True)
     (2, 4, 4)
     """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if method == "auto" and modulus == 2 and not torus:
+        return _polynomial_nullity(rows, cols, sigma)
     lights = np.zeros((rows, cols), dtype=np.int64)
     system, _ = _equations(_orient(rows, cols, lights, torus, sigma, modulus))
     return system.nullity
@@ -475,14 +723,17 @@ def _pattern_bytes(cells: int, dimension: int, modulus: int) -> int:
 
 
 def _unsat(watch: Stopwatch, limits: Limits, nodes: int, nullity_: int) -> Result:
-    stats = watch.stats(nodes=nodes, nullity=nullity_, solutions=0, pivots=nodes, candidates=0)
+    stats = watch.stats(nodes=nodes, nullity=nullity_, solutions=0, pivots=nodes, candidates=0,
+                        method="elimination")
     return Result.unsat(limits, stats=stats)
 
 
 def check_options(limits: Limits) -> None:
-    """hand's one option, `minimise=true|false` (the registry's checker)."""
-    limits.check_options("hand", ("minimise",))
+    """hand's options, `minimise=true|false` and `method=auto|elimination` (the registry's
+    checker)."""
+    limits.check_options("hand", ("minimise", "method"))
     limits.flag("minimise", True)
+    limits.choice("method", "auto", METHODS)
 
 
 def solve(instance: Instance, limits: Limits) -> Result:
@@ -493,6 +744,15 @@ def solve(instance: Instance, limits: Limits) -> Result:
     >>> result.status.value, result.objective, result.unique, result.count
     ('optimal', 15, False, 4)
     """
+    if limits.choice("method", "auto", METHODS) == "auto" and polynomial_applies(instance):
+        answer = _solve_polynomial(instance, limits)
+        if answer is not None:
+            return answer
+    return _solve_by_elimination(instance, limits)
+
+
+def _solve_by_elimination(instance: Instance, limits: Limits) -> Result:
+    """`solve` by light chasing, elimination and the coset search (module docstring)."""
     watch = Stopwatch()
     deadline = limits.deadline()
     board = _board_of(instance)
@@ -525,7 +785,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
 
     digits = _apply(cells, field, best.choice).reshape(instance.rows, instance.cols)
     stats = watch.stats(nodes=budget.nodes, nullity=dimension, solutions=modulus ** dimension,
-                        pivots=pivots, candidates=budget.candidates)
+                        pivots=pivots, candidates=budget.candidates, method="elimination")
     status = Status.OPTIMAL if complete else Status.FEASIBLE
     # Ties of the best so far count the optimal grids only once the search is complete.
     tally = Tally(best.ties, complete=True) if complete else UNSETTLED

@@ -11,6 +11,12 @@ File: `lightsout ROWS COLS [torus] [sigma] [mod K]` (each option at most
 once, in any order), then ROWS lines of COLS digits, no blank line between
 them. Solution: `{"presses": ["0110", ...]}`, one digit per cell.
 
+Checking. `verify` applies the presses to the whole grid at once (numpy);
+a GF(2) board without torus of more than `STREAM_CELLS` cells is checked a
+row at a time instead (`verify_rows`, rows as Python ints, bit c = column
+c), which holds three press rows, never the grid, so a board too large to
+print can also be checked straight from a stream of rows.
+
 The idea every back-end shares: presses commute and pressing K times is a
 no-op, so a solution is a vector x over GF(K) with A x = -b, where column
 (r, c) of A is the effect of one press at (r, c).
@@ -19,6 +25,7 @@ no-op, so a solution is a vector x over GF(K) with A x = -b, where column
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -39,10 +46,12 @@ from ...core.limits import Limits
 from ...core.result import Result, Status, Stopwatch, Tally
 
 __all__ = ["Instance", "parse", "format", "verify", "objective", "render", "brute",
-           "press_effect", "PRIMES", "MAX_SIDE"]
+           "press_effect", "PRIMES", "MAX_SIDE", "STREAM_CELLS", "streams", "light_rows",
+           "verify_rows"]
 
 PRIMES = (2, 3, 5, 7)
 MAX_SIDE = 5000
+STREAM_CELLS = 1 << 16  # GF(2) boards without torus above this are checked a row at a time
 BRUTE_MAX_CANDIDATES = 1 << 20
 
 # Offsets of a press: the cell itself (unless sigma), then right, down, left, up.
@@ -75,7 +84,8 @@ class Instance:
     def all_on(cls, rows: int, cols: int | None = None, **variant: Any) -> Instance:
         """The classic board: every light on (state 1)."""
         cols = rows if cols is None else cols
-        return cls(rows, cols, tuple((1,) * cols for _ in range(rows)), **variant)
+        row = (1,) * cols
+        return cls(rows, cols, (row,) * rows, **variant)  # one row shared: 10^8 cells cheaply
 
 
 def press_effect(instance: Instance, row: int, col: int) -> list[tuple[int, int]]:
@@ -212,8 +222,11 @@ def verify(instance: Instance, solution: Any) -> list[str]:
 
     Each press adds 1 (mod K) to its own light (not in `sigma`) and to its four
     neighbours, which wrap around on the torus: the board plus the presses
-    and the four shifted copies of the presses must be 0 everywhere.
+    and the four shifted copies of the presses must be 0 everywhere. Boards
+    that `streams` are checked a row at a time by `verify_rows`.
     """
+    if streams(instance):
+        return _verify_streamed(instance, solution)
     presses, problems = _press_grid(instance, solution)
     if presses is None:
         return problems
@@ -235,10 +248,125 @@ def verify(instance: Instance, solution: Any) -> list[str]:
 
 def objective(instance: Instance, solution: Any) -> int:
     """Presses, counted with multiplicity."""
+    if streams(instance):  # the presses counted row by row: no grid of 10^8 cells
+        return sum(int(np.count_nonzero(row)) for row in _press_digits(instance, solution))
     presses, problems = _press_grid(instance, solution)
     if presses is None:
         raise ValueError(problems[0])
     return int(presses.sum())
+
+
+# ---------------------------------------------------------------- checking a row at a time
+
+def streams(instance: Instance) -> bool:
+    """Whether `verify` checks `instance` a row at a time: GF(2), no torus, > STREAM_CELLS."""
+    return instance.modulus == 2 and not instance.torus and instance.cells > STREAM_CELLS
+
+
+_BIT_TEXT = bytes.maketrans(b"\x00\x01", b"01")
+
+
+def light_rows(instance: Instance) -> Iterator[int]:
+    """Each light row of a GF(2) board as an int, bit c = the light in column c.
+
+    A row equal to the one before it (the same tuple, as on an all-on board
+    built from one row) is read once.
+
+    >>> list(light_rows(Instance(2, 3, ((1, 1, 0), (0, 0, 1)))))
+    [3, 4]
+    """
+    previous: tuple[int, ...] | None = None
+    value = 0
+    for row in instance.lights:
+        if row is not previous and row != previous:
+            previous, value = row, int(bytes(row).translate(_BIT_TEXT)[::-1], 2)
+        yield value
+
+
+class _Malformed(ValueError):
+    """A press row `verify` cannot read (the message is the problem)."""
+
+
+_ZERO = np.uint8(ord("0"))
+
+
+def _press_digits(instance: Instance, solution: Any) -> Iterator[np.ndarray]:
+    """Each GF(2) press row as a uint8 array of 0s and 1s, checked as it is read:
+    `_Malformed` at the first row that is not a string of COLS digits 0 and 1."""
+    if not isinstance(solution, dict) or "presses" not in solution:
+        raise _Malformed('solution must be {"presses": [row strings]}')
+    presses = solution["presses"]
+    if not isinstance(presses, list) or len(presses) != instance.rows:
+        raise _Malformed(f"presses must be a list of {instance.rows} row strings")
+    for r, row in enumerate(presses):
+        if not isinstance(row, str) or len(row) != instance.cols or not row.isascii():
+            raise _Malformed(f"press row {r} must be a string of {instance.cols} digits")
+        # As in `_press_grid`: bytes below '0' wrap around to large values.
+        digits = np.frombuffer(row.encode("ascii"), dtype=np.uint8) - _ZERO
+        if digits.max() > 1:
+            raise _Malformed(f"press row {r} has a digit outside 0..1")
+        yield digits
+
+
+def _verify_streamed(instance: Instance, solution: Any) -> list[str]:
+    """`verify` for a board that `streams`: each press row string read as an int."""
+    presses = (int.from_bytes(np.packbits(digits, bitorder="little").tobytes(), "little")
+               for digits in _press_digits(instance, solution))
+    try:
+        return verify_rows(instance.rows, instance.cols, light_rows(instance), presses,
+                           instance.sigma)
+    except _Malformed as problem:
+        return [str(problem)]
+
+
+def verify_rows(rows: int, cols: int, lights: Iterable[int], presses: Iterable[int],
+                sigma: bool = False) -> list[str]:
+    """Check a GF(2) board without torus a row at a time; [] if every light ends at 0.
+
+    `lights` and `presses` give the board's rows as ints, bit c = column c,
+    `rows` of each. Light row r ends at its lights plus the presses of row r
+    (unless `sigma`), the same presses shifted one column each way, and the
+    press rows r - 1 and r + 1, all mod 2 (XOR); every row must end at 0.
+    Three press rows are held at a time, so both may be generators.
+
+    >>> verify_rows(1, 3, [0b111], [0b010]), verify_rows(1, 3, [0b111], [0b001])
+    ([], ['1 light(s) still on after the presses, first at row 0, column 2'])
+    """
+    mask = (1 << cols) - 1
+    light_iter, press_iter = iter(lights), iter(presses)
+    lit, first = 0, (0, 0)
+    above, here = 0, next(press_iter, None)
+    for r in range(rows):
+        light = next(light_iter, None)
+        below = next(press_iter, None) if r + 1 < rows else 0
+        problem = _row_problem(r, rows, cols, light, here)
+        if problem:
+            return [problem]
+        state = light ^ ((here << 1) & mask) ^ (here >> 1) ^ above ^ (below or 0)
+        if not sigma:
+            state ^= here
+        if state:
+            if not lit:
+                first = (r, (state & -state).bit_length() - 1)  # the lowest column lit
+            lit += state.bit_count()
+        above, here = here, below
+    if next(press_iter, None) is not None:
+        return [f"more than {rows} press rows"]
+    if lit:
+        return [f"{lit} light(s) still on after the presses, first at row {first[0]}, "
+                f"column {first[1]}"]
+    return []
+
+
+def _row_problem(r: int, rows: int, cols: int, light: int | None, presses: int | None) -> str:
+    """What is wrong with row r's lights and presses as `verify_rows` reads them ('' if fine)."""
+    if light is None:
+        return f"expected {rows} light rows, found {r}"
+    if presses is None:
+        return f"expected {rows} press rows, found {r}"
+    if presses < 0 or presses >> cols:
+        return f"press row {r} has presses outside columns 0..{cols - 1}"
+    return ""
 
 
 def solution_from_grid(grid: Any) -> dict[str, list[str]]:
