@@ -6,7 +6,7 @@ caption a `<text>` "k. +step". So a picture that drops a position of the
 plan, points a hand the wrong way, or draws a shape per position of a
 million-position dial fails here. Every shipped instance is drawn in SVG
 (the puzzle and its answer, and again from the file read anew: the same
-bytes); a sample also in PNG and PDF (`picture_checks.check_formats`).
+bytes); every one also in PNG and PDF (`picture_checks.check_formats`).
 """
 
 from __future__ import annotations
@@ -58,9 +58,8 @@ def test_every_shipped_instance_draws_one_dial_per_position_shown_in_the_same_by
         assert captions(text) == [(k, solution["steps"][k - 1]) for k in steps]
 
 
-@pytest.mark.parametrize("name", ["design-12-hours.txt", "million-primes.txt"])
-def test_a_sample_draws_in_png_and_pdf_at_the_drawing_size(name):
-    path = FOLDER / name
+@pytest.mark.parametrize("path", FILES, ids=checks.file_id)
+def test_every_shipped_instance_draws_in_png_and_pdf_at_the_drawing_size(path):
     checks.check_both_formats(picture.draw, load_file(path), checks.hand_answer(path), dpi=40)
 
 

@@ -5,7 +5,7 @@ colour, its water the `<rect>` filled with water inside it, a caption a
 `<text>` "k. move". So a picture that drops a jug or a state, draws a jug
 out of proportion, or loses or renames a move fails here. Every shipped
 instance is drawn in SVG (the puzzle and its answer, and again from the file
-read anew: the same bytes); a sample also in PNG and PDF (matplotlib draws
+read anew: the same bytes); every one also in PNG and PDF (matplotlib draws
 them at about half a second each; `picture_checks.check_formats`).
 """
 
@@ -55,9 +55,8 @@ def test_every_shipped_instance_draws_its_jugs_and_plan_in_the_same_bytes(path):
         assert [k for k, _ in captions(text)] == list(range(1, moves + 1))
 
 
-@pytest.mark.parametrize("name", ["die-hard-holds-4.txt", "decant-8-5-3-exact-4-4-0.txt"])
-def test_a_sample_draws_in_png_and_pdf_at_the_drawing_size(name):
-    path = FOLDER / name
+@pytest.mark.parametrize("path", FILES, ids=checks.file_id)
+def test_every_shipped_instance_draws_in_png_and_pdf_at_the_drawing_size(path):
     checks.check_both_formats(picture.draw, load_file(path), checks.hand_answer(path), dpi=40)
 
 
