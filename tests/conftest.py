@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -214,3 +215,20 @@ def serpentine_lines(side: int) -> list[str]:
         else:
             lines.append("." + "#" * (side - 1))
     return lines
+
+
+@pytest.fixture(autouse=True)
+def sigint_handler_unchanged() -> Iterator[None]:
+    """Fail a test that leaves another SIGINT handler than it found (and put it back).
+
+    Why: the Ctrl-C tests need Python's own handler in their pytest worker, and the
+    processes they start inherit an ignored SIGINT; a library that installs its own
+    handler (an event loop's, a solver's) and does not restore it broke them only when
+    pytest-xdist happened to schedule it earlier on the same worker.
+    """
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    after = signal.getsignal(signal.SIGINT)
+    if after is not before:
+        signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
+        pytest.fail(f"the test left SIGINT handled by {after!r} (it found {before!r})")
