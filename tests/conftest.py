@@ -217,6 +217,13 @@ def serpentine_lines(side: int) -> list[str]:
     return lines
 
 
+# A shell starts a background job (`pytest &`) with SIGINT ignored, and Python then
+# keeps it ignored: Ctrl-C would never reach the tests of it, nor the processes they
+# start (an ignored signal is inherited). Tests run with Python's own handler.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 @pytest.fixture(autouse=True)
 def sigint_handler_unchanged() -> Iterator[None]:
     """Fail a test that leaves another SIGINT handler than it found (and put it back).
