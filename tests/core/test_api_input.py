@@ -201,8 +201,8 @@ def test_ctrl_c_stops_a_cpsat_solve_at_once():
     start = time.monotonic()
     timer = _interrupt_soon()
     try:
-        with pytest.raises(KeyboardInterrupt):
-            twinsolve.solve(board, "cpsat", timeout=40)
+        with pytest.raises(KeyboardInterrupt):  # the step encoding: a search of seconds
+            twinsolve.solve(board, "cpsat:encoding=steps", timeout=40)
     finally:
         timer.cancel()
     assert time.monotonic() - start < 5

@@ -12,7 +12,9 @@ that no plan exists at all.
 
 Encodings whose horizon is fixed in advance (Solitaire Chess: every move
 captures, so a win takes exactly pieces - 1 moves) call it with
-`lower == upper`.
+`lower == upper`. An encoding that learns a tighter bound while it goes (the
+automaton of `models.automaton`, once it has listed every reachable state)
+passes `upper` as a function, read again before each horizon.
 """
 
 from __future__ import annotations
@@ -57,17 +59,21 @@ class HorizonResult(Generic[Plan]):
         return self.plan is None and not self.exhausted
 
 
-def grow_horizon(solve_at: Callable[[int], HorizonAnswer[Plan]], lower: int, upper: int,
-                 deadline: Deadline) -> HorizonResult[Plan]:
+def grow_horizon(solve_at: Callable[[int], HorizonAnswer[Plan]], lower: int,
+                 upper: int | Callable[[], int], deadline: Deadline) -> HorizonResult[Plan]:
     """Try horizons lower, lower+1, ..., upper; stop at the first plan.
 
     `solve_at(T)` must answer NONE only when it proved that no plan of T
     steps exists (and, for optimality, none shorter was missed: callers
     either encode "at most T real moves" or rely on having tried every
-    smaller T, which this loop does).
+    smaller T, which this loop does). `upper` may be a function returning
+    the bound known so far; it must stay an upper bound on the length of
+    any shortest plan.
     """
+    bound = upper if callable(upper) else (lambda: upper)
     nodes, tried = 0, []
-    for horizon in range(max(0, lower), upper + 1):
+    horizon = max(0, lower)
+    while horizon <= bound():
         if deadline.expired():
             return HorizonResult(None, None, False, nodes, tuple(tried))
         outcome = solve_at(horizon)
@@ -77,4 +83,5 @@ def grow_horizon(solve_at: Callable[[int], HorizonAnswer[Plan]], lower: int, upp
             return HorizonResult(outcome.plan, horizon, False, nodes, tuple(tried))
         if outcome.answer is Answer.UNKNOWN:
             return HorizonResult(None, None, False, nodes, tuple(tried))
+        horizon += 1
     return HorizonResult(None, None, True, nodes, tuple(tried))

@@ -20,6 +20,10 @@ the same for CP-SAT and SAT:
   plan is a shortest one.
 - `PlanTimer`: a model is built per horizon, so building time is summed
   across horizons into `build_s` and the rest is `solve_s`.
+- Stopping: a `build(T)` that polls the deadline (`Deadline.check`) and
+  raises `LimitReached` makes horizon T unknown, so the run is a timeout;
+  `upper` may be a function, a bound the builder tightens as it learns
+  (`planning.grow_horizon`).
 - `closure_unreachable_cpsat` / `closure_unreachable_sat`: a declarative
   proof that no goal is reachable, for state spaces small enough to list: a
   Boolean `inside[s]` per state, `inside[start]`, `inside[s] -> inside[s']`
@@ -43,7 +47,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 from pysat.card import CardEnc, EncType
 
-from ..core.limits import Deadline, Limits
+from ..core.limits import Deadline, LimitReached, Limits
 from ..core.result import NO_SOLUTION, Stats, Status, Tally, solutions_wanted
 from . import cpsat_common, sat_common
 from .planning import Answer, HorizonAnswer, grow_horizon
@@ -167,16 +171,26 @@ def _chosen(rows: Iterable[Sequence[Any]]) -> tuple[int, ...]:
     return tuple(next(m for m, value in enumerate(row) if value) for row in rows)
 
 
-def solve_plan_cpsat(build: Callable[[int], CpPlan], lower: int, upper: int, limits: Limits,
-                     timer: PlanTimer) -> PlanOutcome:
+def _built(build: Callable[[int], Any], horizon: int, timer: PlanTimer) -> Any:
+    """`build(horizon)` timed as building; None when the deadline stopped it."""
+    with timer.building():
+        try:
+            return build(horizon)
+        except LimitReached:
+            return None
+
+
+def solve_plan_cpsat(build: Callable[[int], CpPlan], lower: int, upper: int | Callable[[], int],
+                     limits: Limits, timer: PlanTimer) -> PlanOutcome:
     """Fewest moves by CP-SAT over growing horizons; see the module docstring."""
     deadline = limits.deadline()
     effort = cpsat_common.CpEffort()
     last: dict[str, Any] = {}
 
     def solve_at(horizon: int) -> HorizonAnswer:
-        with timer.building():
-            plan = build(horizon)
+        plan = _built(build, horizon, timer)
+        if plan is None:
+            return HorizonAnswer(Answer.UNKNOWN)
         decisions = [var for row in plan.choices for var in row]
         outcome = cpsat_common.solve_model(plan.model, decisions, limits, deadline)
         effort.merge(outcome.effort)
@@ -202,8 +216,8 @@ def solve_plan_cpsat(build: Callable[[int], CpPlan], lower: int, upper: int, lim
     return _outcome(found, moves, tally, limits, stats)
 
 
-def solve_plan_sat(build: Callable[[int], SatPlan], lower: int, upper: int, limits: Limits,
-                   timer: PlanTimer) -> PlanOutcome:
+def solve_plan_sat(build: Callable[[int], SatPlan], lower: int, upper: int | Callable[[], int],
+                   limits: Limits, timer: PlanTimer) -> PlanOutcome:
     """Fewest moves by SAT over growing horizons; see the module docstring."""
     deadline = limits.deadline()
     name = sat_common.solver_name(limits)
@@ -211,8 +225,9 @@ def solve_plan_sat(build: Callable[[int], SatPlan], lower: int, upper: int, limi
     last: dict[str, Any] = {}
 
     def solve_at(horizon: int) -> HorizonAnswer:
-        with timer.building():
-            plan = build(horizon)
+        plan = _built(build, horizon, timer)
+        if plan is None:
+            return HorizonAnswer(Answer.UNKNOWN)
         with sat_common.SatSession(name, plan.encoding.clauses, deadline) as session:
             outcome = session.solve()
             model = session.model() if outcome else None

@@ -6,4 +6,4 @@ puzzle's registry entry; nothing here imports a solver, so listing the puzzles s
 
 from ...core.registry import standard
 
-ENTRY = standard(__name__, "Water jugs")
+ENTRY = standard(__name__, "Water jugs", own_options=("cpsat",))

@@ -38,6 +38,22 @@ up to the time limit.
 
 `unique` / `count` come from forbid-and-re-solve over the `do` variables at
 the optimal horizon.
+
+CP-SAT has a second encoding, the default: `cpsat:encoding=automaton` (the
+one above is `cpsat:encoding=steps`). The states within reach of the start
+are listed by the engine's BFS over the rules' own `apply_move`, moves that
+change nothing left out as above (`models.automaton.WalkBuilder`: as deep as
+the horizon needs, exploring again, deeper, as it grows), and each horizon
+is one automaton constraint over that transition table
+(`models.automaton.build_walk_cpsat`). CP-SAT then refutes a horizon without
+a plan in presolve instead of by search, which the step encoding cannot do
+on plans of 14 moves and more (30 s time-outs against a fraction of a
+second; `python -m benchmarks.jugs_models_perf`). Once every reachable state
+is listed, their number less one bounds the horizon. A horizon whose table
+would hold more than `AUTOMATON_MAX_TRANSITIONS` moves, and every later one,
+is built by the step encoding. Stats counters `encoding` (`automaton`,
+`steps` or `automaton+steps`: what built the horizons) and, for the
+automaton, the last table's `states` and `transitions`.
 """
 
 from __future__ import annotations
@@ -49,9 +65,10 @@ from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
-from ...core.limits import Limits
+from ...core.limits import Deadline, Limits
 from ...core.result import Result, Status
-from ...models import sat_common
+from ...models import cpsat_common, sat_common
+from ...models.automaton import WalkBuilder, solve_walk_cpsat
 from ...models.planning_steps import (
     Closure,
     CpPlan,
@@ -82,10 +99,13 @@ from .rules import (
 )
 
 __all__ = ["solve_cpsat", "solve_sat", "build_cpsat", "build_sat", "listed_states",
-           "CLOSURE_MAX_EDGES", "SAT_MAX_POUR_CLAUSES"]
+           "check_cpsat_options", "walk_builder", "ENCODINGS", "CLOSURE_MAX_EDGES",
+           "SAT_MAX_POUR_CLAUSES", "AUTOMATON_MAX_TRANSITIONS"]
 
 CLOSURE_MAX_EDGES = 100_000      # states x moves the closure certificate may list
 SAT_MAX_POUR_CLAUSES = 200_000   # pour clauses per step the one-hot SAT encoding may write
+AUTOMATON_MAX_TRANSITIONS = 1_000_000  # moves the automaton may list (800,000: 0.4 GB peak)
+ENCODINGS = ("automaton", "steps")  # cpsat's encodings, the default first
 
 Levels = tuple[int, ...]
 
@@ -241,9 +261,55 @@ def _cpsat_goal(model: cp_model.CpModel, instance: Instance, final: list) -> Non
         model.add_bool_or(holds)  # no jug large enough: the empty clause, infeasible
 
 
+def walk_builder(instance: Instance, deadline: Deadline) -> WalkBuilder:
+    """`build(horizon)` on the automaton of the reachable states (the rules' own
+    `apply_move`), the step encoding past `AUTOMATON_MAX_TRANSITIONS` moves."""
+    caps, moves = instance.capacities, moves_of(instance)
+
+    def successors(levels: Levels) -> list[tuple[int, Levels]]:
+        return [(m, apply_move(caps, levels, move)) for m, move in enumerate(moves)]
+
+    return WalkBuilder(instance.start, successors, instance.goal.reached, len(moves), deadline,
+                       AUTOMATON_MAX_TRANSITIONS, lambda horizon: build_cpsat(instance, horizon),
+                       "steps")
+
+
+def _automaton_planner(instance: Instance) -> Callable[..., PlanOutcome]:
+    """The planner of `_solve` for `encoding=automaton`; the walk builder replaces its
+    `build` (the step encoding, which the walk builder falls back to by itself)."""
+
+    def plan(_build: Callable[[int], CpPlan], lower: int, upper: int, limits: Limits,
+             timer: PlanTimer) -> PlanOutcome:
+        return solve_walk_cpsat(walk_builder(instance, limits.deadline()), lower, upper, limits,
+                                timer)
+
+    return plan
+
+
+def _steps_planner(build: Callable[[int], CpPlan], lower: int, upper: int, limits: Limits,
+                   timer: PlanTimer) -> PlanOutcome:
+    outcome = solve_plan_cpsat(build, lower, upper, limits, timer)
+    stats = replace(outcome.stats, counters={**outcome.stats.counters, "encoding": "steps"})
+    return replace(outcome, stats=stats)
+
+
+def _encoding(limits: Limits) -> tuple[str, Limits]:
+    """The `encoding` option (checked) and the limits without it, for CP-SAT."""
+    encoding = limits.choice("encoding", ENCODINGS[0], ENCODINGS)
+    options = {key: value for key, value in limits.options.items() if key != "encoding"}
+    return encoding, replace(limits, options=options)
+
+
+def check_cpsat_options(limits: Limits) -> None:
+    """cpsat's options: `encoding=automaton|steps` and CP-SAT's own (the registry's checker)."""
+    cpsat_common.check_options(_encoding(limits)[1])
+
+
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """Fewest moves by CP-SAT over growing horizons; `unique` / `count` by forbidding plans."""
-    return _solve(instance, limits, solve_plan_cpsat, build_cpsat, closure_unreachable_cpsat)
+    encoding, limits = _encoding(limits)
+    planner = _automaton_planner(instance) if encoding == "automaton" else _steps_planner
+    return _solve(instance, limits, planner, build_cpsat, closure_unreachable_cpsat)
 
 
 # ---------------------------------------------------------------- SAT

@@ -7,4 +7,4 @@ imports a solver, so listing the puzzles stays cheap.
 
 from ...core.registry import standard
 
-ENTRY = standard(__name__, "Lights Out", sat_unsupported=True, own_options=("hand", "sat"))
+ENTRY = standard(__name__, "Lights Out", sat_unsupported=True, own_options=("hand", "cpsat", "sat"))
