@@ -18,6 +18,8 @@ import contextlib
 import os
 import signal
 import stat
+import subprocess
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -239,3 +241,10 @@ def sigint_handler_unchanged() -> Iterator[None]:
     if after is not before:
         signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
         pytest.fail(f"the test left SIGINT handled by {after!r} (it found {before!r})")
+
+
+def twinsolve(*args: str, cwd: Path | str | None = None) -> subprocess.CompletedProcess[str]:
+    """The `twinsolve` command as a user runs it: a fresh interpreter, text output, no
+    terminal on stdin (so the terminal game refuses, as it must without one)."""
+    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
+                          text=True, timeout=300, cwd=cwd, stdin=subprocess.DEVNULL)

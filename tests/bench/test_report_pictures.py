@@ -6,18 +6,12 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
-from conftest import ROOT
+from conftest import ROOT, twinsolve
 
 INSTANCES = ROOT / "instances"
 
-
-def twinsolve(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
 
 
 def figures(page: str) -> list[tuple[str, str]]:

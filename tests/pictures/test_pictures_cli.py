@@ -6,23 +6,17 @@ from __future__ import annotations
 
 import io
 import math
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import pypdf
 import pytest
-from conftest import ROOT
+from conftest import ROOT, twinsolve
 
 INSTANCES = ROOT / "instances"
 LIGHTS = INSTANCES / "lightsout" / "all-on-05x05.txt"
 CAVE = INSTANCES / "cave" / "unique-06x06-seed1.txt"
 LEVEL = INSTANCES / "robots" / "level-1.txt"
 
-
-def twinsolve(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
 
 
 def pdf_pages(path) -> list[str]:

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import ast
 import json
-import subprocess
-import sys
 
 import networkx as nx
 import pytest
-from conftest import ROOT
+from conftest import ROOT, twinsolve
 
 from twinsolve.robots import play
 from twinsolve.robots.ai import costs
@@ -20,10 +18,6 @@ from twinsolve.search.fields import astar_path, cost_field
 
 LEVELS = sorted((ROOT / "instances" / "robots").glob("*.txt"))
 
-
-def twinsolve(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
 
 
 def test_the_same_level_seed_and_moves_give_the_same_json_twice():

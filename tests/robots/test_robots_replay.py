@@ -6,21 +6,15 @@ the level numbers of `twinsolve play`."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, twinsolve
 
 from twinsolve.core.errors import InstanceError
 from twinsolve.robots import play, replay
 
 LEVEL_2 = ROOT / "instances" / "robots" / "level-2.txt"
 
-
-def twinsolve(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd, stdin=subprocess.DEVNULL)
 
 
 @pytest.fixture(scope="module")
