@@ -25,6 +25,7 @@ Times are wall-clock on this machine: quote medians, the machine is noisy.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import multiprocessing
 import os
@@ -125,10 +126,16 @@ def _variant(level: Level, kind: RobotKind | None) -> Level:
     return replace(level, robots=tuple(Robot(kind, robot.home) for robot in level.robots))
 
 
+@functools.cache
+def _load(path: Path) -> Level:
+    """A level file read once per process, not once per game (levels are frozen)."""
+    return play.load(path)
+
+
 def _capture_turn(job: tuple[Path, RobotKind | None, bool, str, int]) -> int | None:
     """The turn on which the player of one seeded game was captured (None: not captured)."""
     path, kind, walkers, player, seed = job
-    level = _variant(play.load(path), kind)
+    level = _variant(_load(path), kind)
     game = play.new_game(level, seed)
     if walkers:
         game.brains = [random_walk] * len(level.robots)

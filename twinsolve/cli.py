@@ -402,11 +402,12 @@ def cmd_solve(args: argparse.Namespace, console: Console) -> int:
 
 def _picture_options(args: argparse.Namespace) -> list[tuple[str, str]]:
     """The (format, path) pairs of --svg / --png / --pdf, each path checked before solving."""
-    from .pictures.draw import check_picture_path
-
     chosen = [(fmt, getattr(args, fmt)) for fmt in ("svg", "png", "pdf") if getattr(args, fmt)]
-    for fmt, path in chosen:
-        check_picture_path(path, fmt)
+    if chosen:  # the pictures layer is imported only by a solve that draws
+        from .pictures.draw import check_picture_path
+
+        for fmt, path in chosen:
+            check_picture_path(path, fmt)
     return chosen
 
 
