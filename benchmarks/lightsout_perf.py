@@ -2,21 +2,26 @@
 
 Prints medians over repeats for the `hand` back-end's targets:
 
-- record scale (issue 16): the all-on n x n board for n = 1000, 2000, 5000,
+- `record`, record scale (issue 16): the all-on n x n board for n = 1000, 2000, 5000,
   10,000 end to end (solve + verify through `run`) by the polynomial method,
   with the resident memory the run adds (peak RSS: `core.memory.RunMemory`,
   VmHWM after a reset, one run in a fresh process per size), and the
   elimination method (`hand:method=elimination`) at 1000 and 2000 for the
   ratio; then the 100,000 x 100,000 board's summary (`hand.solve_summary`:
   status, presses, nullity, the streamed check), time and memory alike;
-- the all-on 1000 x 1000 plain board: any solution plus the nullity
+- `big`: the all-on 1000 x 1000 plain board: any solution plus the nullity
   (option minimise=False), and what the default (minimise) run does;
-- the nullity of every plain n x n board, n <= 200, in total, by both methods;
-- the fewest presses of the all-on n x n board for every n <= 40 whose
-  nullity is at most 24, each; plus boards of nullity exactly 24 (a 30 x 40
-  torus, a 24 x 24 sigma board) and what happens above 24 (n = 39).
+- `nullities`: the nullity of every plain n x n board, n <= 200, in total, by both methods;
+- `fewest`: the fewest presses of the all-on n x n board for every n <= 78
+  with a kernel and nullity <= --max-nullity (32 by default: n = 39 and 67
+  included; 42 adds n = 61 and 65), each against its target and, for
+  n <= 54, against the published term (OEIS A075464); plus two other
+  boards of nullity 24 (a 30 x 40 torus, a 24 x 24 sigma board);
+- `open` (only when asked: `--only open`): the all-on 79 x 79 board
+  (nullity 64, its term unpublished), searched for --open-timeout seconds:
+  the best solution found and the lower bounds proven.
 
-When `twinsolve.puzzles.lightsout.models` exists it also prints hand vs cpsat vs sat
+`comparison`: when `twinsolve.puzzles.lightsout.models` exists, hand vs cpsat vs sat
 on all-on n x n boards, n = 5, 10, ..., 30, as times and ratios to hand.
 
 `time_backend(name, instance, repeats, limits)` is the reusable piece: it
@@ -41,6 +46,7 @@ from twinsolve.core.registry import puzzle
 from twinsolve.core.result import Result, Status
 from twinsolve.core.run import run
 from twinsolve.puzzles.lightsout.hand import kernel_dimension, solve_summary
+from twinsolve.puzzles.lightsout.published import FEWEST_ALL_ON
 from twinsolve.puzzles.lightsout.rules import Instance
 
 __all__ = ["Timing", "time_backend", "time_call", "backend_available", "shared_all_on",
@@ -113,13 +119,9 @@ _OLD_FIGURES = {1000: 2.2, 2000: 6.5}  # end to end before the polynomial method
 
 
 def shared_all_on(n: int) -> Instance:
-    """The all-on n x n board, every row the same tuple.
-
-    Why not `Instance.all_on`: it builds a tuple per row, 10^8 references
-    (800 MB, seconds) at n = 10,000, which is the instance, not the solver.
-    """
-    row = (1,) * n
-    return Instance(n, n, (row,) * n)
+    """The all-on n x n board, every row the same tuple (as `Instance.all_on` builds it:
+    a tuple per row would be 10^8 references, 800 MB, at n = 10,000)."""
+    return Instance.all_on(n)
 
 
 def _measured_run(n: int, method: str) -> tuple[float, int, str]:
@@ -212,42 +214,92 @@ def _nullities(repeats: int, limit: int) -> None:
           f"kernel, largest nullity {max(values)} (n = {values.index(max(values)) + 1})")
 
 
-def _fewest(repeats: int, limit: int, max_nullity: int) -> None:
-    print(f"== fewest presses, all-on n x n, n <= {limit} with nullity <= {max_nullity} "
-          f"(target: each < 2 s)")
-    rows = []
+_FEWEST_TARGETS = ((32, 10.0), (99, 600.0))  # (up to nullity, seconds): issue 16
+
+
+def _target(nullity: int) -> float:
+    return next(seconds for upto, seconds in _FEWEST_TARGETS if nullity <= upto)
+
+
+def _fewest(repeats: int, limit: int, max_nullity: int, time_limit: float) -> None:
+    print(f"== fewest presses, all-on n x n, every n <= {limit} with a kernel and nullity <= "
+          f"{max_nullity} (targets: nullity 32 < 10 s, every n <= 78 < 10 min; anchor: the "
+          "published terms, computed in C, OEIS A075464)")
+    reproduced, mismatched, over = [], [], []
     for n in range(1, limit + 1):
         dimension = kernel_dimension(n, n)
-        if dimension > max_nullity:
+        if not dimension or dimension > max_nullity:
             continue
-        timing = time_backend("hand", Instance.all_on(n), repeats, Limits(count=True))
-        rows.append((n, dimension, timing))
-    for n, dimension, timing in rows:
-        if dimension:
-            r = timing.result
-            print(f"  n={n:3d} nullity {dimension:2d}: {timing.label} {r.objective} presses, "
-                  f"{r.count} minimal grid(s), median {timing.backend_median_s:.4f} s")
-    slowest = max(rows, key=lambda row: row[2].backend_median_s)
-    print(f"  {len(rows)} boards (those with nullity 0 not listed); slowest n={slowest[0]} "
-          f"at {slowest[2].backend_median_s:.4f} s (back-end), "
-          f"{slowest[2].median_s:.4f} s with verify")
+        # One run where a run takes seconds: the median of three would triple the section.
+        timing = time_backend("hand", Instance.all_on(n), repeats if dimension < 28 else 1,
+                              Limits(count=True, timeout=time_limit))
+        r = timing.result
+        if r.status is not Status.OPTIMAL:
+            over.append(n)
+            _unfinished(n, dimension, timing)
+            continue
+        published = FEWEST_ALL_ON.get(n)
+        if published is None:
+            check = "past the data line"
+        elif r.objective == published:
+            check, _ = "= A075464", reproduced.append(n)
+        else:
+            check, _ = f"!= A075464 ({published})", mismatched.append(n)
+        target = _target(dimension)
+        if timing.median_s >= target:
+            over.append(n)
+        print(f"  n={n:3d} nullity {dimension:2d}: {timing.label} {r.objective} presses {check}, "
+              f"{r.count} fewest-press grid(s); {timing.median_s:.3f} s with verify "
+              f"(target {target:g} s, {timing.median_s / target:.3f} of it), "
+              f"{r.stats.counters.get('candidates'):,} members transformed")
+    print(f"  A075464 terms reproduced: {len(reproduced)} (n = {', '.join(map(str, reproduced))})"
+          + (f"; MISMATCHED: n = {mismatched}" if mismatched else ""))
+    print("  every board within its target" if not over else f"  OVER TARGET: n = {over}")
 
 
-def _nullity_24(repeats: int, timeout: float) -> None:
-    print("== boards of nullity exactly 24 and above (2^24 coset members and more)")
-    boards = [("30 x 40 torus", Instance.all_on(30, 40, torus=True)),
-              ("24 x 24 sigma", Instance.all_on(24, 24, sigma=True))]
-    for name, board in boards:
+def _unfinished(n: int, dimension: int, timing: Timing) -> None:
+    """A board stopped by the time limit: its best so far and the time the rest would take."""
+    r = timing.result
+    examined = r.stats.counters.get("candidates") or 1
+    orbits = 2 ** dimension / 8  # one member in eight: the eight symmetries, orbits nearly free
+    print(f"  n={n:3d} nullity {dimension:2d}: {timing.label} after {timing.median_s:.0f} s, "
+          f"best so far {r.objective} presses; {examined:,} members transformed, about "
+          f"{examined / orbits:.0%} of one per orbit; the whole search would take about "
+          f"{timing.median_s * orbits / examined:.0f} s at this rate "
+          f"(target {_target(dimension):g} s)")
+
+
+def _nullity_24(repeats: int) -> None:
+    print("== fewest presses on other boards of nullity 24 (a torus, a sigma board)")
+    for name, board in (("30 x 40 torus", Instance.all_on(30, 40, torus=True)),
+                        ("24 x 24 sigma", Instance.all_on(24, 24, sigma=True))):
         timing = time_backend("hand", board, repeats, Limits(count=True))
         r = timing.result
         print(f"  {name}: nullity {r.stats.counters.get('nullity')}, {timing.label} "
-              f"{r.objective} presses, {r.count} minimal grid(s), "
-              f"median {timing.backend_median_s:.3f} s")
-    timing = time_backend("hand", Instance.all_on(39), 1, Limits(timeout=timeout))
-    r = timing.result
-    print(f"  39 x 39 plain (nullity {r.stats.counters.get('nullity')}), timeout {timeout:g} s: "
-          f"{timing.label} {r.objective} presses after "
-          f"{r.stats.counters.get('candidates')} coset members")
+              f"{r.objective} presses, {r.count} fewest-press grid(s), "
+              f"median {timing.median_s:.3f} s with verify")
+
+
+def _open_board(n: int, timeout: float) -> None:
+    side_cells = n * n
+    print(f"== the open term: all-on {n} x {n} (nullity {kernel_dimension(n, n)}), "
+          f"time limit {timeout:g} s")
+    start = time.perf_counter()
+    result = run(Instance.all_on(n), "hand", Limits(timeout=timeout))
+    seconds = time.perf_counter() - start
+    # Every solution presses a dominating set (each closed neighbourhood an odd number of
+    # times, so at least once); each press reaches at most 5 cells.
+    reach = -(-side_cells // 5)
+    domination = (n + 2) ** 2 // 5 - 4
+    print(f"  best found: {result.objective} presses ({result.status.value}, verified="
+          f"{result.verified}) in {seconds:.1f} s, "
+          f"{result.stats.counters.get('candidates'):,} members transformed")
+    print(f"  lower bounds: {reach} (each press reaches <= 5 of the {side_cells} cells, each "
+          f"cell must be reached), {domination} (the grid's domination number, "
+          "floor((n+2)^2/5) - 4, Goncalves, Pinlou, Rao and Thomasse 2011)")
+    gap = "they meet: a new term" if result.objective == domination else \
+        f"the gap is {result.objective - domination}: the term stays open"
+    print(f"  {gap}")
 
 
 def _ratio(timing: Timing, hand: Timing | None) -> str:
@@ -284,6 +336,9 @@ def _comparison(repeats: int, sizes: Sequence[int], timeout: float) -> None:
         print(f"  {n:3d} " + " ".join(cells) + "".join(ratios))
 
 
+SECTIONS = ("record", "big", "nullities", "fewest", "open", "comparison")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.lightsout_perf",
                                      description=__doc__.splitlines()[0])
@@ -293,16 +348,36 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="per-run timeout for searches that may not finish (10 s)")
     parser.add_argument("--summary-side", type=int, default=100_000,
                         help="side of the all-on board summarised without its grid (100000)")
+    parser.add_argument("--only", choices=SECTIONS, action="append",
+                        help="run only this section (repeatable); default: all but 'open'")
+    parser.add_argument("--max-nullity", type=int, default=32,
+                        help="fewest presses: boards up to this nullity (32; 42 adds n = 61 "
+                             "and 65, about 25 and 100 minutes)")
+    parser.add_argument("--fewest-limit", type=float, default=1200.0,
+                        help="fewest presses: time limit per board (1200 s, twice the "
+                             "10-minute target); a board stopped there prints its best so "
+                             "far and the time the whole search would take")
+    parser.add_argument("--open-timeout", type=float, default=300.0,
+                        help="time limit of the open n = 79 board's search (300 s)")
     args = parser.parse_args(argv)
     repeats = 1 if args.quick else args.repeats
-    _record_scale(repeats, (1000, 2000) if args.quick else (1000, 2000, 5000, 10_000),
-                  (1000,) if args.quick else (1000, 2000))
-    _summary(20_000 if args.quick else args.summary_side)
-    _big_board(repeats, 300 if args.quick else 1000, args.timeout)
-    _nullities(repeats, 60 if args.quick else 200)
-    _fewest(repeats, 40, 24)
-    _nullity_24(repeats, min(args.timeout, 3.0))
-    _comparison(repeats, (5, 10) if args.quick else (5, 10, 15, 20, 25, 30), args.timeout)
+    chosen = args.only or [name for name in SECTIONS if name != "open"]
+    if "record" in chosen:
+        _record_scale(repeats, (1000, 2000) if args.quick else (1000, 2000, 5000, 10_000),
+                      (1000,) if args.quick else (1000, 2000))
+        _summary(20_000 if args.quick else args.summary_side)
+    if "big" in chosen:
+        _big_board(repeats, 300 if args.quick else 1000, args.timeout)
+    if "nullities" in chosen:
+        _nullities(repeats, 60 if args.quick else 200)
+    if "fewest" in chosen:
+        _fewest(repeats, 40 if args.quick else 78, 24 if args.quick else args.max_nullity,
+                args.fewest_limit)
+        _nullity_24(repeats)
+    if "open" in chosen:
+        _open_board(79, args.open_timeout)
+    if "comparison" in chosen:
+        _comparison(repeats, (5, 10) if args.quick else (5, 10, 15, 20, 25, 30), args.timeout)
     return 0
 
 

@@ -49,7 +49,13 @@ def solve(instance: Any, backend: str = "hand", **limits: Any) -> Result:
     `unique`, `count`, `seed`, `options`. Back-end options may also follow the
     name: `solve(board, "sat:glucose4")`. Raises `UsageError` for a back-end
     that is not a spec string, an unknown keyword or a bad limit value
-    (module docstring):
+    (module docstring).
+
+    A board too large to hold its solution (Lights Out's `lights all` form
+    over 5000 a side) is solved by the back-end's summary where it has one
+    (`hand`): the answer is checked row by row as it is found and comes
+    back verified with `solution` None; a back-end without one returns
+    status `unsupported`, saying why.
 
     >>> solve(load("lightsout 1 1\\n1\\n"), timout=5)
     Traceback (most recent call last):

@@ -2,7 +2,7 @@
 
     twinsolve list
     twinsolve solve PATH... [--backend NAME | --all] [--unique] [--count] [--timeout S] [--json]
-                    [--svg OUT.svg] [--png OUT.png] [--pdf OUT.pdf]
+                    [--summary] [--svg OUT.svg] [--png OUT.png] [--pdf OUT.pdf]
     twinsolve bench PATH... [--backends a,b,c] [--timeout S] [--memory MB] [--jobs N]
                     [--repeat N] [--db FILE] [--executor local|dask] [--scheduler ADDR]
                     [--quick] [--quiet]
@@ -31,6 +31,13 @@ exactly as `bench` does (twinsolve.bench.verdict): a contradiction is
 `wrong: optimal objective 5, expected 2`, exit 1. Every number given is
 checked (`--timeout nan`, `inf`, `0` and `-0` are refused). Output survives
 names that are not UTF-8: they print as backslash escapes.
+
+`solve --summary` reports each answer (status, objective, stats, verified)
+without its solution: by the back-end's summary where it has one (Lights
+Out's `hand`, which never holds the press grid), else by the full run with
+the solution left out. A board too large for the full run (a `lights all`
+board over 5000 a side) is refused up front, one line and exit 2, unless
+`--summary` is given and the back-end can summarise it.
 """
 
 from __future__ import annotations
@@ -53,9 +60,9 @@ from .core.generation import FLAG_OPTIONS
 from .core.instance_file import ascii_int
 from .core.limits import MAX_SEED, Limits, seconds_problem
 from .core.registry import generator as registry_generator
-from .core.registry import puzzle_of, puzzles
+from .core.registry import puzzle_of, puzzles, too_large
 from .core.result import Result, Status
-from .core.run import run
+from .core.run import run, size_refusal
 from .core.sources import instances
 
 __all__ = ["main"]
@@ -156,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"seconds per run, model building included "
                             f"(default {SOLVE_TIMEOUT:g})")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
+    solve.add_argument("--summary", action="store_true",
+                       help="status, objective, stats and the check, without the solution "
+                            "(boards too large to print: Lights Out 'lights all')")
     for fmt in ("svg", "png", "pdf"):
         solve.add_argument(f"--{fmt}", metavar="OUT", help=f"draw the instance with its answer "
                                                           f"as {fmt.upper()} (one instance)")
@@ -322,7 +332,8 @@ def cmd_list(console: Console) -> int:
 
 # ---------------------------------------------------------------- solve
 
-def _json_line(path: str, puzzle: str, backend: str, result: Result, with_count: bool) -> str:
+def _json_line(path: str, puzzle: str, backend: str, result: Result, with_count: bool,
+               summary: bool = False) -> str:
     line: dict[str, Any] = {
         "puzzle": puzzle, "instance": path, "backend": backend,
         "status": result.status.value, "objective": result.objective,
@@ -331,6 +342,8 @@ def _json_line(path: str, puzzle: str, backend: str, result: Result, with_count:
     }
     if with_count:
         line["count"] = result.count
+    if summary:
+        line["summary"] = True  # `solution` is null by request, not for want of one
     if result.message:
         line["message"] = result.message
     return json.dumps(line)
@@ -374,6 +387,7 @@ def cmd_solve(args: argparse.Namespace, console: Console) -> int:
         raise UsageError("no instances (*.txt, *.json) under the given paths")
     if pictures and len(loaded) != 1:
         raise UsageError(f"--{pictures[0][0]} draws one instance; the paths name {len(loaded)}")
+    _refuse_too_large(loaded, args, limits)
     exit_code = 0
     for path, instance in loaded:
         entry = puzzle_of(instance)
@@ -381,23 +395,45 @@ def cmd_solve(args: argparse.Namespace, console: Console) -> int:
         shown_solution = False
         answer = None  # the first back-end's verified solution, for a picture
         for index, spec in enumerate(specs):
-            result = _against_file(instance, run(instance, spec, limits))
+            result = _against_file(instance, run(instance, spec, limits, summary=args.summary))
             if answer is None and result.status not in FAILED and result.solution is not None:
                 answer = result.solution
             if result.status in FAILED:
                 exit_code = 1
             if args.json:
-                print(_json_line(path, entry.name, spec, result, args.count), flush=True)
+                print(_json_line(path, entry.name, spec, result, args.count, args.summary),
+                      flush=True)
                 continue
             if index == 0:  # after the first run, so a usage error prints nothing first
                 console.rule(f"[bold]{escape(path)}")
+            if args.summary:  # the answer's line alone: no board, no presses
+                console.print(_describe(spec, result))
+                continue
             if not shown_solution and (result.solution or spec == specs[-1]):
                 console.print(entry.rules.render(instance, result.solution))
                 shown_solution = result.solution is not None
             console.print(_describe(spec, result))
         if pictures:
-            _draw_answer(path, instance, answer, pictures, console, args.json)
+            _draw_answer(path, instance, answer, pictures, console, args.json, args.summary)
     return exit_code
+
+
+def _refuse_too_large(loaded: list[tuple[str, Any]], args: argparse.Namespace,
+                      limits: Limits) -> None:
+    """Refuse, before the first run, every board too large for the run asked (a side over
+    the full solve's limit): without --summary, or with a back-end that cannot summarise
+    it. `--all` leaves such back-ends to answer `unsupported` beside the summary."""
+    for path, instance in loaded:
+        big = too_large(instance)
+        if big is None:
+            continue
+        if not args.all:
+            why = size_refusal(instance, args.backend, limits, summary=True)
+            if why:
+                raise UsageError(f"{path}: {why}")
+        if not args.summary:
+            raise UsageError(f"{path}: {big}; 'twinsolve solve {path} --summary' solves and "
+                             f"checks it without writing the grid")
 
 
 def _picture_options(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -412,7 +448,7 @@ def _picture_options(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 
 def _draw_answer(label: str, instance: Any, solution: Any, pictures: list[tuple[str, str]],
-                 console: Console, quiet: bool) -> None:
+                 console: Console, quiet: bool, summary: bool = False) -> None:
     """Draw the instance with its answer (verified, as every answer), or alone without one."""
     from .core.atomic import write_bytes
     from .core.canvas import encode
@@ -423,8 +459,9 @@ def _draw_answer(label: str, instance: Any, solution: Any, pictures: list[tuple[
     for fmt, path in pictures:
         write_bytes(path, encode(drawing, fmt, title=item.name))
         if not quiet:
-            console.print(Text(f"wrote {path}" + ("" if solution is not None
-                                                  else " (no answer to draw: the puzzle alone)")),
+            alone = " (a summary holds no answer to draw: the puzzle alone)" if summary else \
+                " (no answer to draw: the puzzle alone)"
+            console.print(Text(f"wrote {path}" + ("" if solution is not None else alone)),
                           soft_wrap=True)
 
 
@@ -582,8 +619,11 @@ def cmd_grade(args: argparse.Namespace, console: Console) -> int:
     loaded = instances(args.paths)
     if not loaded:
         raise UsageError("no instances (*.txt, *.json) under the given paths")
-    for _, instance in loaded:  # every puzzle graded before the first file is: one clear error
+    for label, instance in loaded:  # every puzzle graded before the first file is: one clear error
         registry_generator(puzzle_of(instance))
+        big = too_large(instance)
+        if big:  # grading runs the full solve, which would hold the whole press grid
+            raise UsageError(f"{label}: {big}; grading needs the full solve")
     graded = []
     for label, instance in loaded:
         item = grade_instance(label, instance, args.timeout)
@@ -721,7 +761,10 @@ def cmd_export(args: argparse.Namespace, console: Console) -> int:
 
     if not (args.cnf or args.wcnf or args.cpsat):
         raise UsageError("export needs at least one of --cnf FILE, --wcnf FILE, --cpsat FILE")
-    _, instance = _one_instance(args.instance)
+    source, instance = _one_instance(args.instance)
+    big = too_large(instance)
+    if big:  # an encoding has a variable per cell: 10^10 of them would not fit either
+        raise UsageError(f"{source}: {big}; its encodings would be as large")
     if args.cnf or args.wcnf:
         encoding = export.sat_export(instance)
         if args.cnf:

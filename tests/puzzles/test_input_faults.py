@@ -65,7 +65,8 @@ def test_a_repeated_header_option_is_refused_at_its_word(header, column, words):
 
 
 @pytest.mark.parametrize(("header", "column", "words"), [
-    ("lightsout 1 1 wrap", 15, "unexpected 'wrap' in header (options: torus, sigma, mod K)"),
+    ("lightsout 1 1 wrap", 15,
+     "unexpected 'wrap' in header (options: torus, sigma, mod K, lights all)"),
     ("lightsout 1 1 torus mod 4", 25, "mod K needs a prime K in 2, 3, 5, 7, got '4'"),
     ("lightsout 1 1 mod", 15, "mod K needs a prime K in 2, 3, 5, 7, got nothing"),
 ])

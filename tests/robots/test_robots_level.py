@@ -52,7 +52,7 @@ def test_format_writes_back_the_same_level_and_leaves_defaults_out():
 @pytest.mark.parametrize("text, line, column, words", [
     ("robot 1 2\nPE\n", 1, 1, "expected header 'robots ROWS COLS'"),
     ("robots 1 2 big\nPE\n", 1, 12, "unexpected 'big' after COLS"),
-    ("robots 0 2\n", 1, 1, "ROWS must be a whole number 1..128"),
+    ("robots 0 2\n", 1, 8, "ROWS must be a whole number 1..128"),
     ("robots 2 2\nPE\n", 2, None, "expected 2 map rows, found 1"),
     ("robots 1 3\nPXE\n", 2, 2, "unknown map character 'X'"),
     ("robots 1 3\nPE\n", 2, None, "map row has 2 cells, expected 3"),

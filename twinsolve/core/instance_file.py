@@ -81,10 +81,10 @@ class Layout:
         if len(words) < 3:
             raise self.header_error(f"header needs ROWS and COLS: '{usage}'")
         sizes = []
-        for word, what in ((words[1], "ROWS"), (words[2], "COLS")):
+        for index, (word, what) in enumerate(((words[1], "ROWS"), (words[2], "COLS")), 1):
             size = ascii_int(word)
             if size is None or not 1 <= size <= max_side:
-                raise self.header_error(f"{what} must be a whole number 1..{max_side}, "
+                raise self.word_error(index, f"{what} must be a whole number 1..{max_side}, "
                                         f"got {word!r}")
             sizes.append(size)
         return sizes[0], sizes[1], words[3:]

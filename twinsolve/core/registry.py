@@ -17,6 +17,17 @@ source)` giving `(key, instance)` pairs, `write_instances(pairs, folder)`).
 `core.sources`, `core.imports` and `core.run.load` reach them only through
 `url_reader` / `dataset_reader` here, so the core knows no puzzle's formats.
 
+Boards too large to hold. A puzzle's optional `too_large` target,
+`too_large(instance) -> str | None`, says why the full solve cannot hold an
+instance's solution (Lights Out: a `lights all` board over 5000 a side), and
+a back-end's optional `summary_module` names a module with
+`supports(instance, limits) -> str | None` and `summary(instance, limits) ->
+Result`: a solve that checks its answer itself and returns no solution,
+holding only what it needs at a time (Lights Out's `hand`: `summary.py`).
+`core.run.run` takes the summary for an instance that is `too_large` (or when
+asked, `solve --summary`) and refuses such an instance to every back-end
+without one.
+
 A puzzle's rules module (`twinsolve.puzzles.<name>.rules`) provides `Instance`,
 `parse`, `format`, `verify`, `objective` and `render`. A back-end target is
 `solve(instance, limits) -> Result`; its optional `supports` target answers
@@ -47,7 +58,7 @@ from .limits import Limits
 __all__ = ["Backend", "Puzzle", "puzzle", "puzzles", "puzzle_of", "parse_backend_spec",
            "standard", "PUZZLEKIT", "PUZZLE_FOLDERS",
            "resolve_spec", "check_spec", "url_reader", "dataset_reader", "dataset_readers",
-           "generator", "picture"]
+           "generator", "picture", "too_large", "summary_module"]
 
 
 def _resolve(target: str) -> Callable[..., Any]:
@@ -65,6 +76,8 @@ class Backend:
     test_only: bool = False
     by_default: bool = True
     options_target: str | None = None
+    # The module of this back-end's summary (`supports`, `summary`; module docstring).
+    summary_module: str | None = None
 
     @property
     def solve(self) -> Callable[..., Any]:
@@ -99,6 +112,8 @@ class Puzzle:
     generator: str | None = None
     # The picture module: `draw(instance, solution=None) -> core.canvas.Drawing`.
     picture: str | None = None
+    # `too_large(instance) -> str | None` (module docstring), None: every instance fits.
+    too_large: str | None = None
 
     @property
     def rules(self) -> ModuleType:
@@ -142,7 +157,8 @@ _SAT_OPTIONS = "twinsolve.models.sat_common:check_options"
 def standard(package: str, title: str, sat_unsupported: bool = False,
              optimisation: bool = True, own_options: tuple[str, ...] = (),
              extra: tuple[Backend, ...] = (), url_reader: str | None = None,
-             dataset_reader: str | None = None) -> Puzzle:
+             dataset_reader: str | None = None, summary: str | None = None,
+             too_large: str | None = None) -> Puzzle:
     """A puzzle folder's entry: the usual trio plus `brute`, by the folder's layout.
 
     `package` is the folder (`twinsolve.puzzles.cave`): `rules` holds the rules
@@ -152,7 +168,9 @@ def standard(package: str, title: str, sat_unsupported: bool = False,
     `check_sat_options` in `models`); the others use the shared checkers above.
     `extra` adds back-ends that are not the puzzle's own (a peer solver);
     `url_reader` / `dataset_reader` name modules of the folder that read its
-    puzzles from elsewhere (cave: `"puzzlink"`, `"puzzlekit"`).
+    puzzles from elsewhere (cave: `"puzzlink"`, `"puzzlekit"`). `summary` names the
+    folder's module of `hand`'s summary and `too_large` a `module:function` of the
+    folder (lightsout: `"summary"`, `"rules:too_large"`; module docstring).
     """
     name = package.rpartition(".")[2]
     models, hand = f"{package}.models", f"{package}.hand"
@@ -163,7 +181,8 @@ def standard(package: str, title: str, sat_unsupported: bool = False,
     return Puzzle(name, title, f"{package}.rules", (
         Backend("hand", f"{hand}:solve",
                 "hand-written propagation / search in plain Python",
-                options_target=options("hand", f"{hand}:check_options", None)),
+                options_target=options("hand", f"{hand}:check_options", None),
+                summary_module=summary and f"{package}.{summary}"),
         Backend("cpsat", f"{models}:solve_cpsat", "OR-Tools CP-SAT model",
                 bare_option="workers",
                 options_target=options("cpsat", f"{models}:check_cpsat_options", _CPSAT_OPTIONS)),
@@ -179,7 +198,8 @@ def standard(package: str, title: str, sat_unsupported: bool = False,
     ), optimisation,
         url_reader=url_reader and f"{package}.{url_reader}",
         dataset_reader=dataset_reader and f"{package}.{dataset_reader}",
-        generator=f"{package}.generate", picture=f"{package}.picture")
+        generator=f"{package}.generate", picture=f"{package}.picture",
+        too_large=too_large and f"{package}.{too_large}")
 
 
 # A peer solver for side-by-side benchmarks (`pip install -e '.[peers]'`); never planned
@@ -268,6 +288,19 @@ def picture(entry: Puzzle) -> ModuleType:
     if entry.picture is None:
         raise UsageError(f"puzzle {entry.name!r} has no pictures")
     return importlib.import_module(entry.picture)
+
+
+def too_large(instance: Any) -> str | None:
+    """Why the full solve cannot hold `instance`'s solution (its puzzle's `too_large`),
+    or None: it can, or the puzzle declares no such limit."""
+    entry = puzzle_of(instance)
+    return None if entry.too_large is None else _resolve(entry.too_large)(instance)
+
+
+def summary_module(backend: Backend) -> ModuleType | None:
+    """The module of `backend`'s summary (`supports`, `summary`), or None when it has none."""
+    return None if backend.summary_module is None else \
+        importlib.import_module(backend.summary_module)
 
 
 def _generator_module(entry: Puzzle) -> ModuleType | None:

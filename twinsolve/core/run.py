@@ -8,6 +8,16 @@ fails either comes back as `wrong` with the first problem as its message.
 The limits' timeout bounds all of it, model building and checking included:
 past it (and a short grace) the run is stopped wherever it is and comes back
 as `timeout`, its message naming the phase (`core.time_limit`).
+
+Boards too large to hold (`registry.too_large`: Lights Out's `lights all`
+boards over 5000 a side) take the back-end's summary instead
+(`registry.summary_module`): the same limits, the same stop, but the
+summary checks its answer itself, with the puzzle's streamed checker, and
+returns no solution. A back-end without a summary for such a board gets
+`unsupported` with the reason (`size_refusal`), before anything is
+allocated. `run(..., summary=True)` (`solve --summary`) asks for the
+summary at any size, and falls back to the full run, its solution left out,
+where the back-end has none.
 """
 
 from __future__ import annotations
@@ -20,11 +30,21 @@ from typing import Any
 from .errors import InstanceError, UsageError
 from .instance_file import read_layout, read_text
 from .limits import Limits
-from .registry import puzzle, puzzle_of, puzzles, resolve_spec, url_reader
+from .registry import (
+    Backend,
+    puzzle,
+    puzzle_of,
+    puzzles,
+    resolve_spec,
+    summary_module,
+    too_large,
+    url_reader,
+)
 from .result import Result, Stats, Status
 from .time_limit import TimeLimit, TimeLimitReached, set_phase
 
-__all__ = ["load", "load_file", "parse_text", "file_problem", "run", "check", "verify"]
+__all__ = ["load", "load_file", "parse_text", "file_problem", "run", "check", "verify",
+           "size_refusal", "summary_problem"]
 
 
 def parse_text(text: str, source: str | None = None) -> Any:
@@ -164,30 +184,112 @@ def check(instance: Any, result: Result) -> Result:
     return result.with_(verified=True)
 
 
-def run(instance: Any, backend: str = "hand", limits: Limits | None = None,
-        catch: bool = True) -> Result:
-    """Run back-end spec `backend` (e.g. `"sat:glucose4"`) on `instance`, verified.
-
-    With `catch`, an exception inside the back-end becomes status `error`.
-    """
-    entry = puzzle_of(instance)
-    chosen, options = resolve_spec(backend, entry)
+def _prepared(instance: Any, backend: str, limits: Limits | None) -> tuple[Backend, Limits]:
+    """The back-end a spec names for `instance` and the limits with the spec's options."""
+    chosen, options = resolve_spec(backend, puzzle_of(instance))
     limits = limits or Limits()
     if options:
         limits = Limits(**{**limits.__dict__, "options": {**limits.options, **options}})
+    return chosen, limits
+
+
+def summary_problem(backend: Backend, instance: Any, limits: Limits) -> str | None:
+    """Why `backend` gives no summary of `instance` under `limits`, or None: it does."""
+    module = summary_module(backend)
+    if module is None:
+        return f"back-end {backend.name} gives no summary{_with_summaries(instance)}"
+    return module.supports(instance, limits)
+
+
+def _with_summaries(instance: Any) -> str:
+    """` (back-ends with one: hand)`, or '' when the instance's puzzle has none."""
+    have = [b.name for b in puzzle_of(instance).backends if b.summary_module]
+    return f" (back-ends with one: {', '.join(have)})" if have else ""
+
+
+def size_refusal(instance: Any, backend: str = "hand", limits: Limits | None = None,
+                 summary: bool | None = None) -> str | None:
+    """Why `run(instance, backend, limits, summary=summary)` refuses `instance` as too large
+    (it comes back `unsupported` with this message), or None: it runs.
+
+    >>> from twinsolve.puzzles.lightsout.rules import Instance
+    >>> size_refusal(Instance.all_on(6000, 2), "hand") is None  # hand gives a summary
+    True
+    >>> size_refusal(Instance.all_on(6000, 2), "cpsat").partition(": ")[2]
+    'too large for back-end cpsat, which gives no summary (back-ends with one: hand)'
+    """
+    big = too_large(instance)
+    if big is None:
+        return None
+    if summary is False:
+        return f"{big}: only a summary fits (no solution; run it with summary=True)"
+    chosen, limits = _prepared(instance, backend, limits)
+    why = summary_problem(chosen, instance, limits)
+    if why is None:
+        return None
+    if summary_module(chosen) is None:
+        return (f"{big}: too large for back-end {chosen.name}, which gives no summary"
+                f"{_with_summaries(instance)}")
+    return f"{big}, and {why}"
+
+
+def run(instance: Any, backend: str = "hand", limits: Limits | None = None,
+        catch: bool = True, summary: bool | None = None) -> Result:
+    """Run back-end spec `backend` (e.g. `"sat:glucose4"`) on `instance`, verified.
+
+    With `catch`, an exception inside the back-end becomes status `error`.
+    `summary`: True takes the back-end's summary where it has one for the
+    instance (no solution: the summary checked it), else the full run with
+    the solution left out; None (the default) takes the summary exactly for
+    an instance too large to hold; False never (module docstring).
+    """
+    chosen, limits = _prepared(instance, backend, limits)
     # Before anything runs, and whatever the instance: the same refusals as a bench plan.
     chosen.check_options(limits)
     reason = chosen.unsupported_reason(instance)
     if reason:
         return Result(Status.UNSUPPORTED, message=reason)
+    refused = size_refusal(instance, backend, limits, summary)
+    if refused:
+        return Result(Status.UNSUPPORTED, message=refused)
+    if summary is None:
+        summary = too_large(instance) is not None
+    if summary and summary_problem(chosen, instance, limits) is None:
+        module = summary_module(chosen)
+        assert module is not None  # summary_problem says it has one
+        return _limited(lambda: _summary_checked(module.summary(instance, limits)), limits,
+                        catch)
+    result = _limited(lambda: _solved_and_checked(chosen, instance, limits), limits, catch)
+    return result.with_(solution=None) if summary else result
+
+
+def _solved_and_checked(chosen: Backend, instance: Any, limits: Limits) -> Result:
+    result = chosen.solve(instance, limits)
+    set_phase("checking the answer")
+    return check(instance, result)
+
+
+def _summary_checked(result: Result) -> Result:
+    """A summary's answer as reported: it checked its answer itself, so an answer it did
+    not check (or one with a solution, which a summary never holds) is `wrong`."""
+    if result.solution is not None:
+        return result.with_(status=Status.WRONG, solution=None, verified=False,
+                            message="a summary returned a solution")
+    if result.status.has_solution and result.verified is not True \
+            and result.status is not Status.WRONG:
+        return result.with_(status=Status.WRONG, verified=False,
+                            message=f"a summary answered {result.status.value} unchecked")
+    return result
+
+
+def _limited(work: Any, limits: Limits, catch: bool) -> Result:
+    """`work()`, a back-end's run and its check, under the hard time limit of `limits`."""
     # The time limit bounds the whole run: model building, solving and checking the
     # answer (core.time_limit), however the back-end spends it.
     limit = TimeLimit(limits.timeout, phase="running the back-end")
     try:
         with limit:
-            result = chosen.solve(instance, limits)
-            set_phase("checking the answer")
-            return check(instance, result)
+            return work()
     except TimeLimitReached as stop:
         if stop.limit is not limit:
             raise  # an outer limit's stop (a back-end that runs another): it ends there

@@ -11,7 +11,10 @@ puzzle's `verify` before it is drawn: a picture never shows a wrong answer)
 or, when the file has none and solving is allowed, the `hand` back-end's
 within the time limit (`core.run.run`, the one verified path). A puzzle
 whose answer is a count or an objective only (`expect-solutions`) has no
-solution picture without solving.
+solution picture without solving. Nor has a board too large to hold its
+solution (`registry.too_large`: a `lights all` board over 5000 a side): it
+is not solved for a picture, and its picture is the puzzle's one-line
+summary of a grid too large to draw.
 """
 
 from __future__ import annotations
@@ -117,8 +120,8 @@ def solution_of(item: Item, solve: bool, timeout: float) -> Any | None:
             raise InstanceError(item.label, None, None,
                                 f"its expect-solution is wrong: {problems[0]}")
         return solution
-    if not solve:
-        return None
+    if not solve or registry.too_large(item.thing):
+        return None  # too large: its summary run would hold no solution to draw
     return run(item.thing, "hand", Limits(timeout=timeout)).solution
 
 
@@ -173,7 +176,10 @@ def render_files(items: list[Item], out: str, fmt: str, with_solution: bool,
         solution = solution_of(item, solve=True, timeout=timeout) \
             if with_solution and not item.is_level else None
         if with_solution and solution is None and not item.is_level:
-            notes.append(f"{item.label}: no solution within {timeout:g} s; drawn without one")
+            big = registry.too_large(item.thing)
+            notes.append(f"{item.label}: {big}, so no solution to draw; drawn without one"
+                         if big else
+                         f"{item.label}: no solution within {timeout:g} s; drawn without one")
         pictures.append(encode(draw(item, solution), fmt, title=item.name))
     folder = output_folder(Path(out))
     written = []

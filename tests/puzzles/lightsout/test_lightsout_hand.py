@@ -15,6 +15,7 @@ from twinsolve.core.result import Status
 from twinsolve.core.run import run
 from twinsolve.puzzles.lightsout import hand
 from twinsolve.puzzles.lightsout.rules import Instance, brute, press_effect, verify
+from twinsolve.search import coset_min
 from twinsolve.search.gf2 import rank_gf2, rank_gfp
 
 BOTH = Limits(unique=True, count=True)
@@ -154,8 +155,8 @@ def _coset_minimum(instance: Instance) -> tuple[int | None, int]:
 def test_search_finds_coset_minimum_and_ties(instance, chunked, monkeypatch):
     """`chunked` shrinks the chunks so the Gray-code head walk and its bound do the work."""
     if chunked:
-        monkeypatch.setattr(hand, "TAIL_BITS", 1)
-        monkeypatch.setattr(hand, "TAIL_TABLE", 1)
+        monkeypatch.setattr(coset_min, "TAIL_BITS", 1)
+        monkeypatch.setattr(coset_min, "TAIL_TABLE", 1)
     expected, ties = _coset_minimum(instance)
     result = run(instance, "hand", BOTH)
     assert result.status is Status.OPTIMAL and result.verified
@@ -163,8 +164,8 @@ def test_search_finds_coset_minimum_and_ties(instance, chunked, monkeypatch):
 
 
 def test_chunked_search_agrees_with_brute(monkeypatch):
-    monkeypatch.setattr(hand, "TAIL_BITS", 1)
-    monkeypatch.setattr(hand, "TAIL_TABLE", 1)
+    monkeypatch.setattr(coset_min, "TAIL_BITS", 1)
+    monkeypatch.setattr(coset_min, "TAIL_TABLE", 1)
     for instance in (Instance.all_on(3, torus=True), Instance.all_on(2, 4, torus=True, sigma=True),
                      Instance(2, 3, ((1, 2, 0), (0, 1, 1)), torus=True, sigma=True, modulus=3),
                      Instance(1, 4, ((1, 0, 2, 1),), torus=True, modulus=3)):

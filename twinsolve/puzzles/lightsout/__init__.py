@@ -1,10 +1,13 @@
 """Lights Out: the whole puzzle in one folder.
 
 Rules (the board, presses, verify), hand (light chasing + GF(2)/GF(p) elimination), models
-(XOR CP-SAT / SAT), generate. This file declares the puzzle's registry entry; nothing here
-imports a solver, so listing the puzzles stays cheap.
+(XOR CP-SAT / SAT), generate, summary (`hand` without holding the press grid: `solve
+--summary`, and every `lights all` board over 5000 a side, `rules.too_large`). This file
+declares the puzzle's registry entry; nothing here imports a solver, so listing the
+puzzles stays cheap.
 """
 
 from ...core.registry import standard
 
-ENTRY = standard(__name__, "Lights Out", sat_unsupported=True, own_options=("hand", "cpsat", "sat"))
+ENTRY = standard(__name__, "Lights Out", sat_unsupported=True, own_options=("hand", "cpsat", "sat"),
+                 summary="summary", too_large="rules:too_large")

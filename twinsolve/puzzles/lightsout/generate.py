@@ -63,6 +63,7 @@ from ...core.result import Status
 from ...core.run import run
 from ...core.writing import write_instances
 from . import hand
+from .published import FEWEST_ALL_ON
 from .rules import PRIMES, Instance, format, press_effect
 
 __all__ = ["random_solvable", "pressed", "shipped_set", "main", "LEVELS", "DEFAULT_SIZE",
@@ -120,8 +121,7 @@ def _confirmed_optimum(board: Instance, published: int | None) -> tuple[int | No
 
 
 # Fewest presses of the all-on n x n board (OEIS A075464), for the boards shipped.
-A075464 = {3: 5, 4: 4, 5: 15, 6: 28, 7: 33, 8: 40, 9: 25, 10: 44, 12: 72, 15: 117, 20: 224,
-           25: 353}
+A075464 = {n: FEWEST_ALL_ON[n] for n in (3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 25)}
 # Boards a 5 s run of cpsat or sat does not finish: kept out of the quick suite.
 FULL_SUITE_FROM = 12
 

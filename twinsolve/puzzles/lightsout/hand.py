@@ -57,17 +57,20 @@ of a board with a kernel, in three steps:
 2. `twinsolve.search.gf2` solves the small system: rank, a particular
    solution, a kernel basis. Chasing each of them again with numbers gives
    full press grids; the nullity is the kernel's dimension.
-3. The fewest presses in the coset. Over GF(2) the weight of every member
-   p + sum(y_i k_i) at once is (N - W(y)) / 2, where W is the Walsh-Hadamard
-   transform of g(y) = sum over cells with kernel pattern y of (-1)^p:
-   exhaustive, exact, and it counts the ties. The kernel coordinates are
-   split into a tail of at most 2^20 members per transform and a head walked
-   in Gray-code order (one kernel vector toggled per step). Mod K the cells
-   are grouped by (particular digit, kernel digits) and a table of all tail
-   digit combinations is added to each head. Before each head's chunk a
-   bound (the presses on cells the tail cannot change) prunes it when it
-   cannot reach the best so far, ties included: an exact branch-and-bound
-   over the head that stops with `feasible` (the best so far) at the
+3. The fewest presses in the coset (`twinsolve.search.coset_min`, the
+   engine's exact coset search). Over GF(2) the weight of every member
+   p + sum(y_i k_i) at once is (N - W(y)) / 2, W the Walsh-Hadamard
+   transform of the cells' signs by kernel pattern: exhaustive, exact, and
+   it counts the ties, 2^18 members per transform. The board's turns and
+   mirrors that keep its lights (`symmetries`: all eight on a square
+   all-on board) map solutions to solutions of the same weight, so one
+   chunk per orbit is transformed, and the members each symmetry fixes
+   (on the all-on n x n board, those symmetric under the half turn: half
+   the nullity) are searched first for a bound; a chunk whose bound (the
+   presses its tail cannot change) exceeds the best so far is skipped.
+   Mod K the cells are grouped by (particular digit, kernel digits) and a
+   table of tail digit combinations is added to each head, pruned the
+   same way. The search stops with `feasible` (the best so far) at the
    deadline or node limit.
 
 `walk_coset` is a second, human-scale coset search that `solve` does not
@@ -108,14 +111,15 @@ from __future__ import annotations
 
 import collections
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.limits import Deadline, Limits, Poller
+from ...core.limits import Limits
 from ...core.result import UNSETTLED, Result, Stats, Status, Stopwatch, Tally
 from ...core.time_limit import checkpoint
+from ...search.coset_min import Best, Effort, fewest_digits, fewest_ones
 from ...search.gf2 import (
     LinearSolution,
     pack_rows,
@@ -137,11 +141,10 @@ from ...search.gf2poly import (
 from .rules import Instance, light_rows, solution_from_grid, verify_rows
 
 __all__ = ["solve", "check_options", "nullity", "kernel_dimension", "coset", "Coset",
-           "walk_coset", "Walk", "METHODS", "polynomial_applies", "FirstRow", "first_row",
+           "walk_coset", "Walk", "METHODS", "symmetries", "polynomial_applies", "FirstRow",
+           "first_row",
            "solve_summary"]
 
-TAIL_BITS = 20          # GF(2): coset members per Walsh-Hadamard chunk = 2^TAIL_BITS
-TAIL_TABLE = 1 << 22    # mod K: entries of the (tail combinations x cell groups) table
 MAX_PATTERN_BYTES = 1 << 30  # memory for every kernel grid; beyond it, no minimising
 METHODS = ("auto", "elimination")  # the `method` option: see the module docstring
 CHECK_ROWS = 256        # the polynomial chase asks the time limit once per this many rows
@@ -562,141 +565,25 @@ def coset(instance: Instance) -> Coset:
 
 # ---------------------------------------------------------------- coset search
 
-class _Effort:
-    """The coset search's effort under the engine's one `Poller`.
+def symmetries(instance: Instance) -> list[np.ndarray]:
+    """The board's turns and mirrors that keep its lights: cell permutations (row-major).
 
-    `nodes` includes elimination (the pivots), `candidates` counts the coset
-    members examined. Each chunk of the walk is one block of the poller: the
-    clock is read once per chunk, pruned or not, and a chunk that would pass
-    the node limit is not started.
+    Each maps a solution m to the solution m[perm] of the same board (the
+    press rule is the same seen turned or mirrored, torus and sigma
+    included), so the coset search walks one chunk per orbit. A square board
+    has the eight of the dihedral group, any other the half turn and the two
+    mirrors.
+
+    >>> len(symmetries(Instance.all_on(4))), len(symmetries(Instance.all_on(3, 5)))
+    (7, 3)
     """
-
-    def __init__(self, deadline: Deadline, node_limit: int | None, spent: int) -> None:
-        self.poller = Poller(node_limit, deadline)
-        self.nodes = spent
-        self.candidates = 0
-
-    def take(self, amount: int) -> bool:
-        """Spend `amount` coset members (0: a pruned chunk) unless a limit stops the walk."""
-        if self.poller.spend(self.nodes, amount) is not None:
-            return False
-        self.nodes += amount
-        self.candidates += amount
-        return True
-
-
-@dataclass
-class _Best:
-    weight: int
-    choice: tuple[int, ...] | None  # kernel coefficients; None = the particular solution
-    ties: int = 0
-
-
-def _butterflies(values: np.ndarray, low_bit: int, high_bit: int) -> None:
-    """In place: the Walsh-Hadamard steps for index bits low_bit..high_bit-1."""
-    for bit in range(low_bit, high_bit):
-        pairs = values.reshape(-1, 2, 1 << bit)
-        low, high = pairs[:, 0, :], pairs[:, 1, :]
-        low += high       # a + b
-        high *= -2
-        high += low       # (a + b) - 2b = a - b
-
-
-def _walsh_hadamard(values: np.ndarray) -> np.ndarray:
-    """Unnormalised Walsh-Hadamard transform of a length-2^s array (int32 is exact here).
-
-    Steps on low index bits touch tiny strided pieces and are slow in numpy,
-    so the high bits go first, the array is transposed (low bits become
-    high), the rest follow, and it is transposed back.
-    """
-    bits = values.size.bit_length() - 1
-    split = bits // 2
-    _butterflies(values, split, bits)
-    turned = np.ascontiguousarray(values.reshape(1 << (bits - split), 1 << split).T).reshape(-1)
-    _butterflies(turned, bits - split, bits)
-    return np.ascontiguousarray(turned.reshape(1 << split, 1 << (bits - split)).T).reshape(-1)
-
-
-def _record(best: _Best, weight: int, ties: int, choice: Callable[[], tuple[int, ...]]) -> None:
-    """Keep the fewest presses seen (`weight` <= best.weight) and how many members reach it.
-
-    `ties == 0` means no member examined yet (best is the particular solution).
-    """
-    if best.ties == 0 or weight < best.weight:
-        best.weight, best.choice, best.ties = weight, choice(), ties
-    else:
-        best.ties += ties
-
-
-def _gray_flips(count: int):
-    """For steps 1..count-1 of a Gray-code walk, the index of the bit that flips."""
-    for step in range(1, count):
-        yield (step & -step).bit_length() - 1
-
-
-def _search_gf2(cells: np.ndarray, nullity_: int, budget: _Effort, best: _Best) -> bool:
-    """Fewest-ones member of a GF(2) coset; `cells` (N, words): bit 0 particular, bit 1+i kernel i.
-
-    Returns True when every member was examined or pruned.
-    """
-    tail = min(nullity_, TAIL_BITS)
-    size = 1 << tail
-    word0 = cells[:, 0]
-    tail_key = ((word0 >> np.uint64(1)) & np.uint64(size - 1)).astype(np.intp)
-    fixed = tail_key == 0  # cells the tail cannot change: their presses bound the chunk
-    value = (word0 & np.uint64(1)).astype(np.int64)
-    head = [0] * (nullity_ - tail)
-    flips = itertools.chain([None], _gray_flips(1 << (nullity_ - tail)))
-    for flip in flips:
-        if flip is not None:
-            head[flip] ^= 1
-            position = 1 + tail + flip
-            word, bit = divmod(position, 64)
-            value ^= ((cells[:, word] >> np.uint64(bit)) & np.uint64(1)).astype(np.int64)
-        pruned = int(value[fixed].sum()) > best.weight  # the bound: presses the tail cannot undo
-        if not budget.take(0 if pruned else size):
-            return False
-        if pruned:
-            continue
-        signs = np.bincount(tail_key, weights=1 - 2 * value, minlength=size)
-        # |spectrum| <= cells <= 5000^2 < 2^31: int32 is exact and twice as fast as int64
-        spectrum = _walsh_hadamard(np.rint(signs).astype(np.int32))
-        top = int(spectrum.max())
-        weight = (cells.shape[0] - top) // 2
-        if weight <= best.weight:
-            where = int(np.argmax(spectrum))
-            ties = int(np.count_nonzero(spectrum == top))
-            _record(best, weight, ties,
-                    lambda w=where, h=tuple(head): tuple((w >> i) & 1 for i in range(tail)) + h)
-    return True
-
-
-def _search_gfp(cells: np.ndarray, nullity_: int, modulus: int, budget: _Effort,
-                best: _Best) -> bool:
-    """Fewest-presses member of a GF(p) coset; `cells` (N, 1 + nullity) digits."""
-    groups, counts = np.unique(cells, axis=0, return_counts=True)
-    counts = counts.astype(np.int64)
-    base, kernel = groups[:, 0].astype(np.int64), groups[:, 1:].astype(np.int64)
-    tail = 0
-    while tail < nullity_ and modulus ** (tail + 1) * len(groups) <= TAIL_TABLE:
-        tail += 1
-    combos = np.array(list(itertools.product(range(modulus), repeat=tail)), dtype=np.int64)
-    table = (combos @ kernel[:, :tail].T) % modulus
-    fixed = ~kernel[:, :tail].any(axis=1)
-    for head in itertools.product(range(modulus), repeat=nullity_ - tail):
-        shifted = (base + kernel[:, tail:] @ np.array(head, dtype=np.int64)) % modulus
-        pruned = int(counts[fixed] @ shifted[fixed]) > best.weight
-        if not budget.take(0 if pruned else len(combos)):
-            return False
-        if pruned:
-            continue
-        weights = ((table + shifted) % modulus) @ counts
-        low = int(weights.min())
-        if low <= best.weight:
-            where = int(np.argmin(weights))
-            ties = int(np.count_nonzero(weights == low))
-            _record(best, low, ties, lambda w=where, h=head: tuple(combos[w].tolist()) + h)
-    return True
+    shape = (instance.rows, instance.cols)
+    index = np.arange(instance.cells).reshape(shape)
+    turned = [np.rot90(index, 2), index[::-1], index[:, ::-1]]
+    if instance.rows == instance.cols:
+        turned += [np.rot90(index, 1), np.rot90(index, 3), index.T, np.rot90(index, 2).T]
+    lights = np.array(instance.lights, dtype=np.int64).reshape(-1)
+    return [perm.reshape(-1) for perm in turned if np.array_equal(lights[perm.reshape(-1)], lights)]
 
 
 def _apply(cells: np.ndarray, field: _Field, choice: tuple[int, ...] | None) -> np.ndarray:
@@ -770,8 +657,8 @@ def _solve_by_elimination(instance: Instance, limits: Limits) -> Result:
     field = _Field(modulus, (dimension if minimise else 0) + 1)
     watch.built()
 
-    budget = _Effort(deadline, limits.node_limit, pivots)
-    best = _Best(int(_apply(cells, field, None).sum()), None)
+    budget = Effort(deadline, limits.node_limit, pivots)
+    best = Best(int(_apply(cells, field, None).sum()), None)
     if dimension == 0:  # the only solution: nothing to search
         budget.nodes += 1
         budget.candidates += 1
@@ -779,9 +666,9 @@ def _solve_by_elimination(instance: Instance, limits: Limits) -> Result:
     elif not minimise:
         complete = False
     elif modulus == 2:
-        complete = _search_gf2(cells, dimension, budget, best)
+        complete = fewest_ones(cells, dimension, budget, best, symmetries(instance))
     else:
-        complete = _search_gfp(cells, dimension, modulus, budget, best)
+        complete = fewest_digits(cells, dimension, modulus, budget, best)
 
     digits = _apply(cells, field, best.choice).reshape(instance.rows, instance.cols)
     stats = watch.stats(nodes=budget.nodes, nullity=dimension, solutions=modulus ** dimension,

@@ -11,6 +11,24 @@ File: `lightsout ROWS COLS [torus] [sigma] [mod K]` (each option at most
 once, in any order), then ROWS lines of COLS digits, no blank line between
 them. Solution: `{"presses": ["0110", ...]}`, one digit per cell.
 
+The compact form, for boards too large to print: `lights all` among the
+options and no body at all means every light on (state 1). Its sides may
+reach `COMPACT_MAX_SIDE` instead of `MAX_SIDE`: the board is held as one row
+tuple shared by every row (`Instance.all_on`: 1.6 MB at 10^5 a side, 16 MB
+at the cap), and only `hand`'s summary (`summary.py`) solves a board above
+`MAX_SIDE` (`too_large`). Why 1,000,000 a side: the summary's polynomial
+step grows as the square of the side, and there it already takes about 6
+minutes (343 s measured for the first press row of the 10^6 x 10^6 board,
+in 40 MB; the whole summary of the 10^5 x 10^5 board takes 8 s), so ten
+times more would be ten hours: past the cap a header is more likely a typo
+than a board anyone will solve. `format` writes this form for an all-on
+board of more than `COMPACT_CELLS` cells (and must, above `MAX_SIDE`), the
+grid form for every other board, so the boards shipped in `instances/`
+keep their grids, while a large all-on board stays a one-line file (bench
+sends each task's text to its workers and hashes it). The instance does not
+remember which form it was read from: both forms of a board are one
+instance.
+
 Checking. `verify` applies the presses to the whole grid at once (numpy);
 a GF(2) board without torus of more than `STREAM_CELLS` cells is checked a
 row at a time instead (`verify_rows`, rows as Python ints, bit c = column
@@ -24,6 +42,7 @@ no-op, so a solution is a vector x over GF(K) with A x = -b, where column
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -46,11 +65,14 @@ from ...core.limits import Limits
 from ...core.result import Result, Status, Stopwatch, Tally
 
 __all__ = ["Instance", "parse", "format", "verify", "objective", "render", "brute",
-           "press_effect", "PRIMES", "MAX_SIDE", "STREAM_CELLS", "streams", "light_rows",
-           "verify_rows"]
+           "press_effect", "PRIMES", "MAX_SIDE", "COMPACT_MAX_SIDE", "COMPACT_CELLS",
+           "STREAM_CELLS", "streams", "light_rows", "verify_rows", "every_light_on",
+           "lights_on", "too_large"]
 
 PRIMES = (2, 3, 5, 7)
-MAX_SIDE = 5000
+MAX_SIDE = 5000              # a side of a board written as a grid (and of the full solve)
+COMPACT_MAX_SIDE = 1_000_000  # a side of a `lights all` board (module docstring: why)
+COMPACT_CELLS = 1 << 16      # `format` writes an all-on board above this as `lights all`
 STREAM_CELLS = 1 << 16  # GF(2) boards without torus above this are checked a row at a time
 BRUTE_MAX_CANDIDATES = 1 << 20
 
@@ -84,8 +106,15 @@ class Instance:
     def all_on(cls, rows: int, cols: int | None = None, **variant: Any) -> Instance:
         """The classic board: every light on (state 1)."""
         cols = rows if cols is None else cols
-        row = (1,) * cols
-        return cls(rows, cols, (row,) * rows, **variant)  # one row shared: 10^8 cells cheaply
+        # One row shared by every row, and by every all-on board this wide: 10^10 cells
+        # cheaply, and two such boards compare equal row by row by identity alone.
+        return cls(rows, cols, (_lit_row(cols),) * rows, **variant)
+
+
+@functools.lru_cache(maxsize=2)
+def _lit_row(cols: int) -> tuple[int, ...]:
+    """The row of `cols` lights at state 1 (cached: every all-on board shares it)."""
+    return (1,) * cols
 
 
 def press_effect(instance: Instance, row: int, col: int) -> list[tuple[int, int]]:
@@ -102,13 +131,27 @@ def press_effect(instance: Instance, row: int, col: int) -> list[tuple[int, int]
 
 # ---------------------------------------------------------------- parsing
 
-_OPTIONS = ("torus", "sigma", "mod")
+_OPTIONS = ("torus", "sigma", "mod", "lights")
+_USAGE = "lightsout ROWS COLS [torus] [sigma] [mod K] [lights all]"
 
 
-def _read_header(layout: Layout) -> tuple[int, int, bool, bool, int]:
+@dataclass(frozen=True)
+class _Header:
+    rows: int
+    cols: int
+    torus: bool
+    sigma: bool
+    modulus: int
+    compact: int | None  # the header column of `lights` when the board is `lights all`
+
+
+def _read_header(layout: Layout) -> _Header:
     """The sizes and options; each option at most once, anything else an error at its word."""
+    compact = "lights" in layout.header[3:]
+    if not compact and layout.header[0] == "lightsout":
+        _refuse_large_grid(layout)
     rows, cols, _options = layout.grid_header(
-        "lightsout", "lightsout ROWS COLS [torus] [sigma] [mod K]", MAX_SIDE)
+        "lightsout", _USAGE, COMPACT_MAX_SIDE if compact else MAX_SIDE)
     words = layout.header
     seen: dict[str, int] = {}  # option -> index of its word in the header
     modulus = 2
@@ -117,7 +160,8 @@ def _read_header(layout: Layout) -> tuple[int, int, bool, bool, int]:
         word = words[index]
         if word not in _OPTIONS:
             raise layout.word_error(
-                index, f"unexpected {word!r} in header (options: torus, sigma, mod K)")
+                index, f"unexpected {word!r} in header (options: torus, sigma, mod K, "
+                       f"lights all)")
         if word in seen:
             raise layout.word_error(index, f"option {word!r} given twice (first at column "
                                            f"{layout.header_columns[seen[word]]})")
@@ -125,8 +169,34 @@ def _read_header(layout: Layout) -> tuple[int, int, bool, bool, int]:
         if word == "mod":
             index += 1
             modulus = _read_modulus(layout, index)
+        elif word == "lights":
+            index += 1
+            _read_all(layout, index)
         index += 1
-    return rows, cols, "torus" in seen, "sigma" in seen, modulus
+    column = layout.header_columns[seen["lights"]] if "lights" in seen else None
+    return _Header(rows, cols, "torus" in seen, "sigma" in seen, modulus, column)
+
+
+def _refuse_large_grid(layout: Layout) -> None:
+    """A grid side over MAX_SIDE that `lights all` would allow: say so at the header."""
+    for index, (word, what) in enumerate(zip(layout.header[1:3], ("ROWS", "COLS"),
+                                             strict=False), 1):
+        size = ascii_int(word)
+        if size is not None and MAX_SIDE < size <= COMPACT_MAX_SIDE:
+            raise layout.word_error(index,
+                f"{what} must be a whole number 1..{MAX_SIDE}, got {word!r} (a board with "
+                f"every light on may be up to {COMPACT_MAX_SIDE} a side: 'lights all' in "
+                f"the header, no grid)")
+
+
+def _read_all(layout: Layout, index: int) -> None:
+    """The `all` of `lights all` at header word `index` (the only value `lights` takes)."""
+    value = layout.header[index] if index < len(layout.header) else None
+    if value != "all":
+        where = index if value is not None else index - 1  # no value: point at `lights`
+        raise layout.word_error(
+            where, f"option 'lights' takes 'all' (every light on, no grid), got "
+                   f"{'nothing' if value is None else repr(value)}")
 
 
 def _read_modulus(layout: Layout, index: int) -> int:
@@ -169,8 +239,18 @@ def _read_row(layout: Layout, line: BodyLine, number: int, rows: int, cols: int,
 def parse(text: str, source: str | None = None) -> Instance:
     """Read a Lights Out instance; any problem is an `InstanceError`."""
     layout = read_layout(text, source)
-    rows, cols, torus, sigma, modulus = _read_header(layout)
+    header = _read_header(layout)
+    rows, cols, modulus = header.rows, header.cols, header.modulus
     body = layout.body
+    if header.compact is not None:
+        # Trailing blank lines are already dropped: a body line left is a grid row.
+        extra = next((line for line in body if line.text.strip()), None)
+        if extra is not None:
+            raise layout.error(extra.number, 1, f"no rows of lights may follow 'lights all' "
+                                                f"(header column {header.compact}): every "
+                                                f"light is on")
+        return Instance.all_on(rows, cols, torus=header.torus, sigma=header.sigma,
+                               modulus=modulus, meta=layout.metadata)
     lights = [_read_row(layout, line, number, rows, cols, modulus)
               for number, line in enumerate(body[:rows], start=1)]
     if len(lights) < rows:
@@ -180,10 +260,14 @@ def parse(text: str, source: str | None = None) -> Instance:
     extra = next((line for line in body[rows:] if line.text.strip()), None)
     if extra is not None:
         raise layout.error(extra.number, 1, f"more than {rows} rows of lights")
-    return Instance(rows, cols, tuple(lights), torus, sigma, modulus, layout.metadata)
+    return Instance(rows, cols, tuple(lights), header.torus, header.sigma, modulus,
+                    layout.metadata)
 
 
 def format(instance: Instance) -> str:  # noqa: A001 - the contract's name
+    """The file text of `instance`: `lights all` for a large all-on board (module docstring),
+    else the grid. Raises ValueError for a board over MAX_SIDE a side that is not all on:
+    no file describes it."""
     header = f"lightsout {instance.rows} {instance.cols}"
     if instance.torus:
         header += " torus"
@@ -191,8 +275,62 @@ def format(instance: Instance) -> str:  # noqa: A001 - the contract's name
         header += " sigma"
     if instance.modulus != 2:
         header += f" mod {instance.modulus}"
+    oversized = max(instance.rows, instance.cols) > MAX_SIDE
+    if (oversized or instance.cells > COMPACT_CELLS) and every_light_on(instance):
+        return format_metadata(instance.meta) + header + " lights all\n"
+    if oversized:
+        raise ValueError(f"a {instance.rows}x{instance.cols} board has a file form only with "
+                         f"every light on (a grid has at most {MAX_SIDE} a side)")
     rows = "".join("".join(map(str, row)) + "\n" for row in instance.lights)
     return format_metadata(instance.meta) + header + "\n" + rows
+
+
+def every_light_on(instance: Instance) -> bool:
+    """Whether every light is at state 1 (what `lights all` means); one comparison per
+    distinct row object, so the shared row of an all-on board is read once.
+
+    >>> every_light_on(Instance.all_on(2, 3)), every_light_on(Instance(1, 2, ((1, 0),)))
+    (True, False)
+    """
+    lit = _lit_row(instance.cols)
+    previous: tuple[int, ...] | None = None
+    for row in instance.lights:
+        if row is not previous and row is not lit and row != lit:
+            return False
+        previous = row
+    return True
+
+
+def lights_on(instance: Instance) -> int:
+    """How many lights are not at 0; a row object shared by several rows is counted once.
+
+    >>> lights_on(Instance.all_on(100_000)), lights_on(Instance(1, 3, ((0, 2, 1),)))
+    (10000000000, 2)
+    """
+    counted: dict[int, int] = {}  # id of a row -> its lights on
+    total = 0
+    for row in instance.lights:
+        on = counted.get(id(row))
+        if on is None:
+            on = counted[id(row)] = len(row) - row.count(0)  # count() runs in C
+        total += on
+    return total
+
+
+def too_large(instance: Instance) -> str | None:
+    """Why the full solve cannot hold this board's press grid (a side over MAX_SIDE: a
+    `lights all` board), or None when it can. The registry's `too_large` target:
+    such a board gets only a summary (`summary.py`).
+
+    >>> too_large(Instance.all_on(3)) is None
+    True
+    >>> print(too_large(Instance.all_on(6000, 2)))
+    the 6000x2 board is too large for a full solve, which holds the press grid (sides up to 5000)
+    """
+    if max(instance.rows, instance.cols) <= MAX_SIDE:
+        return None
+    return (f"the {instance.rows}x{instance.cols} board is too large for a full solve, "
+            f"which holds the press grid (sides up to {MAX_SIDE})")
 
 
 # ---------------------------------------------------------------- checking
@@ -400,8 +538,7 @@ def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
     title = f"Lights Out {instance.rows}x{instance.cols} ({instance.variant})"
     text.append(title + "\n", style="bold")
     if drawing.too_big(instance.rows, instance.cols):
-        # Why count() per row: it runs in C, a Python loop over 25 million cells does not.
-        counts = [(sum(len(row) - row.count(0) for row in instance.lights), "lights on")]
+        counts = [(lights_on(instance), "lights on")]
         if presses:
             counts.append((sum(len(row) - row.count("0") for row in presses), "cells pressed"))
         text.append(drawing.grid_summary(instance.rows, instance.cols, counts) + "\n")
