@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 
 import numpy as np
 import pytest
@@ -264,15 +265,41 @@ def test_solve_prints_a_long_plan_elided(tmp_path):
     assert load(tmp_path / "long.txt").hours == 1000
 
 
-def test_a_limit_that_rang_is_no_longer_active_even_if_its_block_never_closed(alarm_state):
-    # The alarm may ring inside __enter__ or __exit__ (a loaded machine): a limit left in the
-    # thread's active list would then stop every later checkpoint of the process.
-    from twinsolve.core.time_limit import _active
+def test_a_ring_while_entering_or_leaving_the_block_rings_again_and_leaving_disarms(
+        alarm_state):
+    # The alarm may ring inside __enter__ or __exit__ (a loaded machine). Raising there
+    # would leave a block that never closes (its limit active, stopping every later
+    # checkpoint of the process) or an exit half done: it rings again in the block instead.
+    from twinsolve.core.time_limit import RERING_S, _active
 
     limit = TimeLimit(5)
     limit.__enter__()
+    inside_enter = types.SimpleNamespace(f_code=TimeLimit.__enter__.__code__)
+    limit._on_alarm(signal.SIGALRM, inside_enter)  # no raise
     assert limit in _active()
+    assert signal.getitimer(signal.ITIMER_REAL)[1] == pytest.approx(RERING_S)
     with pytest.raises(TimeLimitReached):
-        limit._on_alarm(signal.SIGALRM, None)
+        limit._on_alarm(signal.SIGALRM, None)  # the next ring, in the block
+    inside_exit = types.SimpleNamespace(f_code=TimeLimit.__exit__.__code__)
+    limit._on_alarm(signal.SIGALRM, inside_exit)  # no raise
+    limit.__exit__(TimeLimitReached, None, None)
     assert limit not in _active()
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     checkpoint()  # nothing active: nothing to stop
+
+
+class _SpinsWhenCollected:
+    """An object whose __del__ spins: a stop raised in there is dropped by the interpreter."""
+
+    def __del__(self) -> None:
+        _spin(1.0)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_stop_dropped_inside_a_del_rings_again_and_ends_the_block(alarm_state):
+    start = time.perf_counter()
+    with pytest.raises(TimeLimitReached):
+        with TimeLimit(0.05, grace=0.0):
+            _SpinsWhenCollected()  # collected at once: the stop rings inside __del__
+            _spin(3.0)             # without a second ring this would run to its end
+    assert time.perf_counter() - start < 1.5

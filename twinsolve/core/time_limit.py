@@ -20,7 +20,10 @@ cannot swallow it; it names its `TimeLimit` and the `phase` the run was in
 (`Stopwatch` sets "building the model" and "solving", `core.run` "checking
 the answer"), so the caller can tell its own stop from an outer one.
 
-On exit (or as the stop rings) the previous `SIGALRM` handler and timer are
+Once the stop has rung it rings again every `RERING_S` until the block is
+left: a stop raised inside a garbage-collector callback or a `__del__` is
+printed and dropped by the interpreter, and the block would otherwise run
+on unbounded. On exit the previous `SIGALRM` handler and timer are
 restored, the timer less the time spent inside, so limits nest: the earlier end wins, and an
 outer alarm that comes first is handed to its own handler. Outside the main
 thread (a Dask thread, a test runner's thread) signals are not ours to
@@ -43,6 +46,7 @@ __all__ = ["TimeLimit", "TimeLimitReached", "checkpoint", "set_phase", "GRACE_S"
 
 GRACE_S = 1.0  # at most this long beyond the timeout, for the back-end's own clean stop
 _SOON = 1e-6   # a timer of 0 would disarm it: "now" is the smallest positive delay
+RERING_S = 0.05  # once rung, the stop rings again this often until the block is left
 
 
 def grace_seconds(timeout: float) -> float:
@@ -105,6 +109,7 @@ class TimeLimit:
         self._previous: Any = None
         self._outer_due: float | None = None  # when the timer found on entry rings
         self._outer_interval = 0.0
+        self._rung = False
 
     @property
     def phase(self) -> str:
@@ -197,10 +202,15 @@ class TimeLimit:
         if self._outer_due is not None and self._outer_due < self._hard_end:
             self._hand_on(signum, frame)
             return
-        self._restore()  # now: once raised, nothing in this block may run for certain
-        # Why leave here too: the alarm may ring inside __exit__ itself, before it has
-        # cleaned up; a limit left active would stop every later checkpoint of the thread.
-        self._leave()
+        if not self._rung:
+            self._rung = True
+            # Why ring again: the interpreter drops a stop raised inside a gc callback or
+            # a __del__ (module docstring); the limit stays active until __exit__.
+            signal.setitimer(signal.ITIMER_REAL, RERING_S, RERING_S)
+        if frame is not None and frame.f_code in _ENTER_EXIT:
+            # Not inside __enter__ (the block would never be left, its limit never
+            # disarmed) nor __exit__ (it disarms): the next ring comes in the block.
+            return
         raise TimeLimitReached(self, self.phase)
 
     def _hand_on(self, signum: int, frame: FrameType | None) -> None:
@@ -213,3 +223,10 @@ class TimeLimit:
         elif previous == signal.SIG_DFL:  # what that alarm would have done: end the process
             self._restore()
             signal.raise_signal(signal.SIGALRM)
+
+
+# The frames where a ring must not raise: entering the block (it would never be left)
+# and leaving it (which disarms the timer).
+_ENTER_EXIT = frozenset({TimeLimit.__enter__.__code__, TimeLimit._arm.__code__,
+                         TimeLimit.__exit__.__code__, TimeLimit._restore.__code__,
+                         TimeLimit._leave.__code__})
