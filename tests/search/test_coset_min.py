@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from twinsolve.core.limits import Deadline
-from twinsolve.search import coset_min
-from twinsolve.search.coset_min import Best, Effort, fewest_digits, fewest_ones, walsh_hadamard
+from twinsolve.search import coset_min, walsh
+from twinsolve.search.coset_min import Best, Effort, fewest_digits, fewest_ones
 from twinsolve.search.gf2 import pack_rows, solve_gf2
+from twinsolve.search.walsh import walsh_hadamard
 
 
 def _dihedral(side: int) -> list[np.ndarray]:
@@ -84,11 +85,17 @@ def _search(particular, kernel, symmetries, node_limit=None):
 
 
 @settings(max_examples=60, deadline=None)
-@given(space=symmetric_spaces(), tail=st.integers(0, 3), presearch=st.integers(0, 4))
-def test_fewest_ones_and_its_ties_match_brute_force_with_the_group(space, tail, presearch):
+@given(space=symmetric_spaces(), tail=st.integers(0, 3), presearch=st.integers(0, 4),
+       numpy_only=st.booleans())
+def test_fewest_ones_and_its_ties_match_brute_force_with_the_group(space, tail, presearch,
+                                                                  numpy_only):
+    """Both transforms (fht-cpu where installed, numpy), chunks and presearch shrunk."""
     particular, kernel, group = space
     expected = _brute(particular, kernel)
     with pytest.MonkeyPatch.context() as patch:
+        if numpy_only:
+            patch.setattr(walsh, "_fht", None)
+            patch.setattr(walsh, "FAST", False)
         patch.setattr(coset_min, "TAIL_BITS", tail)
         patch.setattr(coset_min, "PRESEARCH_BITS", presearch)
         patch.setattr(coset_min, "HEAD_BLOCK", 4)  # several blocks of heads

@@ -62,15 +62,17 @@ import numpy as np
 
 from ..core.limits import Deadline, Poller
 from .gf2 import LinearSolution, row_parity, solve_gf2, unpack_rows, words_for
+from .walsh import row_dtype, transform_rows, walsh_hadamard
 
 __all__ = ["Effort", "Best", "fewest_ones", "fewest_digits", "walsh_hadamard",
-           "TAIL_BITS", "TAIL_TABLE", "PRESEARCH_BITS", "HEAD_BLOCK"]
+           "TAIL_BITS", "TAIL_TABLE", "PRESEARCH_BITS", "HEAD_BLOCK", "BATCH"]
 
-TAIL_BITS = 18          # GF(2): members per Walsh-Hadamard chunk = 2^TAIL_BITS (int16: in cache)
+TAIL_BITS = 18          # GF(2): members per Walsh-Hadamard chunk = 2^TAIL_BITS (in cache)
+BATCH = 16              # chunks transformed together, as the rows of one array
+BATCH_CELLS = 1 << 20   # ... and at most this many cells' digits for the batch
 TAIL_TABLE = 1 << 22    # GF(p): entries of the (tail combinations x cell groups) table
 PRESEARCH_BITS = 40     # symmetric sub-spaces up to 2^40 members are searched first
 HEAD_BLOCK = 1 << 14    # heads tested for being orbit representatives at once
-_INT16_CELLS = 32767    # |spectrum| <= cells: int16 is exact up to here, and twice as fast
 
 
 class Effort:
@@ -115,36 +117,6 @@ class Best:
             self.weight, self.choice, self.ties = weight, choice(), ties
         else:
             self.ties += ties
-
-
-# ---------------------------------------------------------------- the transform
-
-def _butterflies(values: np.ndarray, low_bit: int, high_bit: int) -> None:
-    """In place: the Walsh-Hadamard steps for index bits low_bit..high_bit-1."""
-    for bit in range(low_bit, high_bit):
-        pairs = values.reshape(-1, 2, 1 << bit)
-        low, high = pairs[:, 0, :], pairs[:, 1, :]
-        low += high       # a + b
-        high *= -2
-        high += low       # (a + b) - 2b = a - b
-
-
-def walsh_hadamard(values: np.ndarray) -> np.ndarray:
-    """Unnormalised Walsh-Hadamard transform of a length-2^s integer array (in place).
-
-    Steps on low index bits touch tiny strided pieces and are slow in numpy,
-    so the high bits go first, the array is transposed (low bits become
-    high), the rest follow, and it is transposed back.
-
-    >>> walsh_hadamard(np.array([0, 1, 0, 0])).tolist()
-    [1, -1, 1, -1]
-    """
-    bits = values.size.bit_length() - 1
-    split = bits // 2
-    _butterflies(values, split, bits)
-    turned = np.ascontiguousarray(values.reshape(1 << (bits - split), 1 << split).T).reshape(-1)
-    _butterflies(turned, bits - split, bits)
-    return np.ascontiguousarray(turned.reshape(1 << split, 1 << (bits - split)).T).reshape(-1)
 
 
 # ---------------------------------------------------------------- GF(2) maps on ints
@@ -408,7 +380,7 @@ class _Chunks:
                 << np.arange(self.tail_bits, dtype=np.int64)).sum(axis=1)
         self.particular = space.particular
         self.cells = space.cells
-        self.dtype = np.int16 if space.cells <= _INT16_CELLS else np.int32
+        self.dtype = row_dtype(space.cells)  # |every partial sum| <= the cells
         # cells sorted by tail key: one reduceat sums each key's signs
         self.order = np.argsort(keys, kind="stable")
         sorted_keys = keys[self.order]
@@ -434,8 +406,9 @@ class _Chunks:
                 tables[byte, value] = _apply(part, value)
         return tables, constant
 
-    def representatives(self) -> Iterator[tuple[int, int]]:
-        """(head, orbit size) of every head no group image of which is smaller."""
+    def representatives(self, batch: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """(heads, orbit sizes), `batch` at a time, of every head no group image of which
+        is smaller, in increasing order."""
         order = len(self.head_maps) + 1
         total = 1 << self.walked_bits
         for start in range(0, total, HEAD_BLOCK):
@@ -449,13 +422,14 @@ class _Chunks:
                                           .astype(np.intp)]
                 keep &= image >= heads
                 fixed += image == heads
-            for head, stabiliser in zip(heads[keep].tolist(), fixed[keep].tolist(),
-                                        strict=True):
-                yield head, order // stabiliser
+            kept, orbits = heads[keep], order // fixed[keep]
+            for first in range(0, kept.size, batch):
+                yield kept[first:first + batch], orbits[first:first + batch]
 
-    def values(self, head: int) -> np.ndarray:
-        parity = np.bitwise_count(self.head_patterns & np.uint64(head)) & np.uint8(1)
-        return self.particular ^ parity
+    def values(self, heads: np.ndarray) -> np.ndarray:
+        """(len(heads), N): each head's member digits where its tail is 0."""
+        parity = np.bitwise_count(self.head_patterns[None, :] & heads[:, None]) & np.uint8(1)
+        return self.particular[None, :] ^ parity
 
     def member(self, head: int, tail: int) -> int:
         """The coordinates y of the member (head, tail)."""
@@ -464,30 +438,42 @@ class _Chunks:
 
 def _search_space(space: _Space, group: list[_Affine], budget: Effort, best: Best,
                   tail_bits: int) -> bool:
-    """Every chunk of one orbit representative each; True when all were examined or pruned."""
+    """Every chunk of one orbit representative each; True when all were examined or pruned.
+
+    The chunks' bounds go `BATCH` at a time, in one numpy pass; the
+    survivors are transformed one by one in head order. A batch is pruned
+    against the best before it and recorded chunk by chunk, so the answer,
+    its member and its ties are those of a walk one chunk at a time.
+    """
     chunks = _Chunks(space, group, tail_bits)
     cells = chunks.cells
-    for head, orbit in chunks.representatives():
-        values = chunks.values(head)
-        signs = np.add.reduceat(1 - 2 * values[chunks.order].astype(chunks.dtype), chunks.starts)
+    batch = max(1, min(BATCH, BATCH_CELLS // max(1, cells)))
+    moving, counts = chunks.moving, chunks.counts
+    row = np.zeros((1, chunks.size), dtype=chunks.dtype)
+    for heads, orbits in chunks.representatives(batch):
+        values = chunks.values(heads)[:, chunks.order].astype(np.int32)
+        signs = np.add.reduceat(1 - 2 * values, chunks.starts, axis=1)
         # ones the tail cannot change, plus min(ones, zeros) of each group it moves together
-        bound = int((chunks.counts[chunks.moving] - np.abs(signs[chunks.moving])).sum() // 2)
-        bound += int((chunks.counts[~chunks.moving] - signs[~chunks.moving]).sum() // 2)
-        pruned = bound > best.weight
-        if not budget.take(0 if pruned else chunks.size):
+        bounds = ((counts[moving] - np.abs(signs[:, moving])).sum(axis=1)
+                  + (counts[~moving] - signs[:, ~moving]).sum(axis=1)) // 2
+        live = np.flatnonzero(bounds <= best.weight)
+        if not budget.take(live.size * chunks.size):
             return False
-        if pruned:
+        if not live.size:
             continue
-        dense = np.zeros(chunks.size, dtype=chunks.dtype)
-        dense[chunks.keys] = signs
-        spectrum = walsh_hadamard(dense)
-        top = int(spectrum.max())
-        weight = (cells - top) // 2
-        if weight <= best.weight:
-            where = int(np.argmax(spectrum))
-            ties = int(np.count_nonzero(spectrum == top)) * orbit
-            best.record(weight, ties, lambda h=head, w=where: _bits(chunks.member(h, w),
-                                                                    space.dimension))
+        for index in live.tolist():
+            # One reused row: it stays in the cache from the scatter to the maximum.
+            row.fill(0)
+            row[0, chunks.keys] = signs[index]
+            spectrum = transform_rows(row)[0]
+            top = int(spectrum.max())
+            weight = (cells - top) // 2
+            if weight <= best.weight:
+                where = int(np.argmax(spectrum))
+                ties = int(np.count_nonzero(spectrum == top)) * int(orbits[index])
+                head = int(heads[index])
+                best.record(weight, ties, lambda h=head, w=where: _bits(chunks.member(h, w),
+                                                                        space.dimension))
     return chunks.head_bits <= chunks.walked_bits
 
 
