@@ -48,6 +48,7 @@ from twinsolve.core.run import run
 from twinsolve.puzzles.lightsout.hand import kernel_dimension, solve_summary
 from twinsolve.puzzles.lightsout.published import FEWEST_ALL_ON
 from twinsolve.puzzles.lightsout.rules import Instance
+from twinsolve.search import walsh
 
 __all__ = ["Timing", "time_backend", "time_call", "backend_available", "shared_all_on",
            "in_fresh_process", "main"]
@@ -221,10 +222,12 @@ def _target(nullity: int) -> float:
     return next(seconds for upto, seconds in _FEWEST_TARGETS if nullity <= upto)
 
 
-def _fewest(repeats: int, limit: int, max_nullity: int, time_limit: float) -> None:
+def _fewest(repeats: int, limit: int, max_nullity: int, time_limit: float,
+            jobs: int = 1) -> None:
     print(f"== fewest presses, all-on n x n, every n <= {limit} with a kernel and nullity <= "
-          f"{max_nullity} (targets: nullity 32 < 10 s, every n <= 78 < 10 min; anchor: the "
-          "published terms, computed in C, OEIS A075464)")
+          f"{max_nullity}, hand:jobs={jobs} (targets: nullity 32 < 10 s, every n <= 78 < 10 "
+          f"min; anchor: the published terms, computed in C, OEIS A075464; transform: "
+          f"{'fht-cpu' if walsh.FAST else 'numpy'})")
     reproduced, mismatched, over = [], [], []
     for n in range(1, limit + 1):
         dimension = kernel_dimension(n, n)
@@ -235,7 +238,7 @@ def _fewest(repeats: int, limit: int, max_nullity: int, time_limit: float) -> No
             continue
         # One run where a run takes seconds: the median of three would triple the section.
         timing = time_backend("hand", Instance.all_on(n), repeats if dimension < 28 else 1,
-                              Limits(count=True, timeout=time_limit))
+                              Limits(count=True, timeout=time_limit, options={"jobs": jobs}))
         r = timing.result
         if r.status is not Status.OPTIMAL:
             over.append(n)
@@ -356,7 +359,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="run only this section (repeatable); default: all but 'open'")
     parser.add_argument("--max-nullity", type=int, default=32,
                         help="fewest presses: boards up to this nullity (32; 42 adds n = 61 "
-                             "and 65, about 25 and 100 minutes)")
+                             "and 65, minutes each)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="fewest presses: processes of the coset walk (hand:jobs, 1)")
     parser.add_argument("--fewest-limit", type=float, default=1200.0,
                         help="fewest presses: time limit per board (1200 s, twice the "
                              "10-minute target); a board stopped there prints its best so "
@@ -376,7 +381,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _nullities(repeats, 60 if args.quick else 200)
     if "fewest" in chosen:
         _fewest(repeats, 40 if args.quick else 78, 24 if args.quick else args.max_nullity,
-                args.fewest_limit)
+                args.fewest_limit, args.jobs)
         _nullity_24(repeats)
     if "open" in chosen:
         _open_board(79, args.open_timeout)

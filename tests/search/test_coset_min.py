@@ -185,3 +185,36 @@ def test_a_span_has_one_canonical_basis_and_one_representative_per_coset(vectors
         if rng.random() < 0.5:
             shift ^= vector
     assert first.representative(start) == second.representative(start ^ shift)
+
+
+@settings(max_examples=12, deadline=None)
+@given(space=symmetric_spaces(side_range=(4, 5)), tail=st.integers(0, 2))
+def test_walkers_in_two_processes_give_the_walk_in_one(space, tail):
+    """The same fewest ones, ties and member, the head blocks dealt out to two forks."""
+    particular, kernel, group = space
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(coset_min, "TAIL_BITS", tail)
+        patch.setattr(coset_min, "HEAD_BLOCK", 2)  # several blocks even for a small head
+        alone = _search(particular, kernel, group)
+        best = Best(int(particular.sum()), None)
+        complete = fewest_ones(_cells(particular, kernel), len(kernel),
+                               Effort(Deadline(None), None, 0), best, group, jobs=2)
+    assert complete and alone[0]
+    assert (best.weight, best.ties, best.choice) == \
+        (alone[1].weight, alone[1].ties, alone[1].choice)
+    assert (best.weight, best.ties) == _brute(particular, kernel)
+
+
+def test_walkers_share_the_node_limit_and_stop_with_the_best_so_far():
+    rng = np.random.default_rng(11)
+    kernel = _independent(rng.integers(0, 2, (12, 60)).astype(np.uint8))
+    particular = rng.integers(0, 2, 60).astype(np.uint8)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(coset_min, "TAIL_BITS", 6)
+        patch.setattr(coset_min, "HEAD_BLOCK", 4)
+        best = Best(int(particular.sum()), None)
+        budget = Effort(Deadline(None), 300, 0)
+        complete = fewest_ones(_cells(particular, kernel), len(kernel), budget, best, [],
+                               jobs=2)
+    assert not complete and budget.nodes <= 300
+    assert _member_weight(particular, kernel, best.choice) == best.weight

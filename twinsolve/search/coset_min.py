@@ -55,8 +55,10 @@ for enumeration: one representative per orbit, weighted by the orbit size.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+import multiprocessing
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -72,7 +74,7 @@ BATCH = 16              # chunks transformed together, as the rows of one array
 BATCH_CELLS = 1 << 20   # ... and at most this many cells' digits for the batch
 TAIL_TABLE = 1 << 22    # GF(p): entries of the (tail combinations x cell groups) table
 PRESEARCH_BITS = 40     # symmetric sub-spaces up to 2^40 members are searched first
-HEAD_BLOCK = 1 << 14    # heads tested for being orbit representatives at once
+HEAD_BLOCK = 1 << 12    # heads tested for being orbit representatives at once (and dealt out)
 
 
 class Effort:
@@ -86,6 +88,7 @@ class Effort:
 
     def __init__(self, deadline: Deadline, node_limit: int | None, spent: int) -> None:
         self.poller = Poller(node_limit, deadline)
+        self.deadline, self.node_limit = deadline, node_limit
         self.nodes = spent
         self.candidates = 0
 
@@ -379,7 +382,7 @@ class _Chunks:
         keys = (bits[:, self.head_bits:].astype(np.int64)
                 << np.arange(self.tail_bits, dtype=np.int64)).sum(axis=1)
         self.particular = space.particular
-        self.cells = space.cells
+        self.cells, self.dimension = space.cells, space.dimension
         self.dtype = row_dtype(space.cells)  # |every partial sum| <= the cells
         # cells sorted by tail key: one reduceat sums each key's signs
         self.order = np.argsort(keys, kind="stable")
@@ -406,12 +409,19 @@ class _Chunks:
                 tables[byte, value] = _apply(part, value)
         return tables, constant
 
-    def representatives(self, batch: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """(heads, orbit sizes), `batch` at a time, of every head no group image of which
-        is smaller, in increasing order."""
+    @property
+    def blocks(self) -> int:
+        """How many blocks of `HEAD_BLOCK` heads the walk has."""
+        return -(-(1 << self.walked_bits) // HEAD_BLOCK)
+
+    def representatives(self, batch: int, blocks: Iterable[int]
+                        ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """(heads, orbit sizes), `batch` at a time, of every head of the head blocks
+        `blocks` no group image of which is smaller, in increasing order."""
         order = len(self.head_maps) + 1
         total = 1 << self.walked_bits
-        for start in range(0, total, HEAD_BLOCK):
+        for block in blocks:
+            start = block * HEAD_BLOCK
             heads = np.arange(start, min(total, start + HEAD_BLOCK), dtype=np.uint64)
             keep = np.ones(heads.size, dtype=bool)
             fixed = np.ones(heads.size, dtype=np.int64)  # the identity fixes every head
@@ -437,20 +447,39 @@ class _Chunks:
 
 
 def _search_space(space: _Space, group: list[_Affine], budget: Effort, best: Best,
-                  tail_bits: int) -> bool:
+                  tail_bits: int, jobs: int = 1) -> bool:
     """Every chunk of one orbit representative each; True when all were examined or pruned.
+
+    With `jobs` > 1 the head blocks are dealt out to that many forked
+    processes (`_walk_in_processes`), where the platform forks and this
+    process may have children.
+    """
+    chunks = _Chunks(space, group, tail_bits)
+    forks = "fork" in multiprocessing.get_all_start_methods() \
+        and not multiprocessing.current_process().daemon
+    if jobs > 1 and chunks.blocks > 1 and forks:
+        finished = _walk_in_processes(chunks, budget, best, jobs)
+    else:
+        finished = _walk(chunks, budget, best, range(chunks.blocks))[0]
+    return finished and chunks.head_bits <= chunks.walked_bits
+
+
+def _walk(chunks: _Chunks, budget: Effort, best: Best,
+          blocks: Iterable[int]) -> tuple[bool, int | None]:
+    """The chunks of the head blocks `blocks`: (all examined or pruned, the head of the
+    member `best` holds, if this walk chose it).
 
     The chunks' bounds go `BATCH` at a time, in one numpy pass; the
     survivors are transformed one by one in head order. A batch is pruned
     against the best before it and recorded chunk by chunk, so the answer,
     its member and its ties are those of a walk one chunk at a time.
     """
-    chunks = _Chunks(space, group, tail_bits)
-    cells = chunks.cells
+    cells, dimension = chunks.cells, chunks.dimension
     batch = max(1, min(BATCH, BATCH_CELLS // max(1, cells)))
     moving, counts = chunks.moving, chunks.counts
     row = np.zeros((1, chunks.size), dtype=chunks.dtype)
-    for heads, orbits in chunks.representatives(batch):
+    chosen_head = None
+    for heads, orbits in chunks.representatives(batch, blocks):
         values = chunks.values(heads)[:, chunks.order].astype(np.int32)
         signs = np.add.reduceat(1 - 2 * values, chunks.starts, axis=1)
         # ones the tail cannot change, plus min(ones, zeros) of each group it moves together
@@ -458,9 +487,7 @@ def _search_space(space: _Space, group: list[_Affine], budget: Effort, best: Bes
                   + (counts[~moving] - signs[:, ~moving]).sum(axis=1)) // 2
         live = np.flatnonzero(bounds <= best.weight)
         if not budget.take(live.size * chunks.size):
-            return False
-        if not live.size:
-            continue
+            return False, chosen_head
         for index in live.tolist():
             # One reused row: it stays in the cache from the scatter to the maximum.
             row.fill(0)
@@ -471,10 +498,56 @@ def _search_space(space: _Space, group: list[_Affine], budget: Effort, best: Bes
             if weight <= best.weight:
                 where = int(np.argmax(spectrum))
                 ties = int(np.count_nonzero(spectrum == top)) * int(orbits[index])
-                head = int(heads[index])
+                head, before = int(heads[index]), best.choice
                 best.record(weight, ties, lambda h=head, w=where: _bits(chunks.member(h, w),
-                                                                        space.dimension))
-    return chunks.head_bits <= chunks.walked_bits
+                                                                        dimension))
+                if best.choice is not before:
+                    chosen_head = head
+    return True, chosen_head
+
+
+_SHARED: dict[str, Any] = {}  # what forked walkers inherit (a fork copies it, no pickling)
+
+
+def _walk_share(share: int) -> tuple[bool, int, int, tuple[int, ...] | None, int | None, int]:
+    """Walker `share` of `jobs`: every jobs-th head block from block `share` on."""
+    chunks, jobs, weight, remaining, node_limit = _SHARED["walk"]
+    budget = Effort(Deadline(remaining), node_limit, 0)
+    best = Best(weight, None)
+    finished, head = _walk(chunks, budget, best, range(share, chunks.blocks, jobs))
+    return finished, best.weight, best.ties, best.choice, head, budget.candidates
+
+
+def _walk_in_processes(chunks: _Chunks, budget: Effort, best: Best, jobs: int) -> bool:
+    """The walk dealt out to `jobs` forked processes, block by block, then merged.
+
+    Each walker has the deadline's remaining time and an equal share of the
+    node limit left, and starts from the same best. The merge takes the
+    fewest ones, adds the ties of every walker that reached them, and keeps
+    the member of the smallest head: the answer of one walk in head order.
+    The walkers stop with this process (a time limit's stop or Ctrl-C here
+    terminates them).
+    """
+    left = None if budget.node_limit is None else max(0, budget.node_limit - budget.nodes)
+    _SHARED["walk"] = (chunks, jobs, best.weight, budget.deadline.remaining(),
+                       None if left is None else left // jobs)
+    pool = multiprocessing.get_context("fork").Pool(jobs)
+    try:
+        results = pool.map(_walk_share, range(jobs))
+    finally:
+        pool.terminate()
+        pool.join()
+        _SHARED.pop("walk", None)
+    spent = sum(result[5] for result in results)
+    budget.nodes += spent
+    budget.candidates += spent
+    found = [result for result in results if result[2]]
+    if found:
+        low = min(result[1] for result in found)
+        tied = [result for result in found if result[1] == low]
+        first = min(tied, key=lambda result: result[4])
+        best.weight, best.ties, best.choice = low, sum(result[2] for result in tied), first[3]
+    return all(result[0] for result in results)
 
 
 def _fitting(space: _Space, symmetries: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -530,12 +603,14 @@ def _presearch(space: _Space, group: list[_Affine], symmetries: Sequence[np.ndar
 
 
 def fewest_ones(cells: np.ndarray, dimension: int, budget: Effort, best: Best,
-                symmetries: Sequence[np.ndarray] = ()) -> bool:
+                symmetries: Sequence[np.ndarray] = (), jobs: int = 1) -> bool:
     """Fewest-ones member of a GF(2) affine space (module docstring); True when exhaustive.
 
     `cells` (N, words): bit 0 the particular digit, bit 1 + i kernel vector
     i's. `symmetries`: cell permutations mapping the space onto itself
-    (member m to m[perm]); ValueError if one does not. `best` starts with
+    (member m to m[perm]); ValueError if one does not. `jobs`: processes
+    for the main walk (`_walk_in_processes`; the same answer, ties and
+    member, possibly more chunks transformed). `best` starts with
     the particular's weight (an upper bound, ties 0) and ends with the
     fewest ones found, a member's coordinates and the ties counted.
     """
@@ -545,7 +620,7 @@ def fewest_ones(cells: np.ndarray, dimension: int, budget: Effort, best: Best,
     group = _group(space, symmetries)
     if len(group) > 1:
         _presearch(space, group, symmetries, budget, best)
-    return _search_space(space, group, budget, best, TAIL_BITS)
+    return _search_space(space, group, budget, best, TAIL_BITS, jobs)
 
 
 # ---------------------------------------------------------------- GF(p)

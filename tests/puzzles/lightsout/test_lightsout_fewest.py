@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from conftest import corpus_path
 
+from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
@@ -65,3 +66,20 @@ def test_the_published_table_agrees_with_the_corpus_copy():
     assert {int(n): int(presses) for n, _, _, presses in rows} == \
         {n: FEWEST_ALL_ON[n] for n in range(1, 31)}
     assert sorted(FEWEST_ALL_ON) == list(range(1, 55))
+
+
+def test_two_jobs_give_the_answer_count_and_grid_of_one(monkeypatch):
+    """The all-on 47 x 47 board (nullity 30), its head blocks dealt out to two processes."""
+    monkeypatch.setattr(coset_min, "HEAD_BLOCK", 256)
+    board = Instance.all_on(47)
+    one = run(board, "hand", Limits(count=True))
+    two = run(board, "hand", Limits(count=True, options={"jobs": 2}))
+    assert one.verified and two.verified
+    assert (two.objective, two.count, two.solution) == (one.objective, one.count, one.solution)
+    assert two.objective == FEWEST_ALL_ON[47]
+
+
+@pytest.mark.parametrize("value", [0, -1, "two", True])
+def test_a_bad_number_of_jobs_is_a_usage_error(value):
+    with pytest.raises(UsageError, match="option jobs="):
+        run(Instance.all_on(5), "hand", Limits(options={"jobs": value}))
