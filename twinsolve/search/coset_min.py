@@ -64,13 +64,13 @@ import numpy as np
 
 from ..core.limits import Deadline, Poller
 from .gf2 import LinearSolution, row_parity, solve_gf2, unpack_rows, words_for
-from .walsh import row_dtype, transform_rows, walsh_hadamard
+from .walsh import row_dtype, transform_rows
 
-__all__ = ["Effort", "Best", "fewest_ones", "fewest_digits", "walsh_hadamard",
-           "TAIL_BITS", "TAIL_TABLE", "PRESEARCH_BITS", "HEAD_BLOCK", "BATCH"]
+__all__ = ["Effort", "Best", "fewest_ones", "fewest_digits", "TAIL_BITS", "TAIL_TABLE",
+           "PRESEARCH_BITS", "HEAD_BLOCK", "BATCH"]
 
 TAIL_BITS = 18          # GF(2): members per Walsh-Hadamard chunk = 2^TAIL_BITS (in cache)
-BATCH = 16              # chunks transformed together, as the rows of one array
+BATCH = 16              # chunks bounded together, in one numpy pass
 BATCH_CELLS = 1 << 20   # ... and at most this many cells' digits for the batch
 TAIL_TABLE = 1 << 22    # GF(p): entries of the (tail combinations x cell groups) table
 PRESEARCH_BITS = 40     # symmetric sub-spaces up to 2^40 members are searched first
@@ -81,9 +81,9 @@ class Effort:
     """A search's effort under the engine's one `Poller`.
 
     `nodes` includes what the caller spent before (`spent`), `candidates`
-    counts the members examined. Each chunk is one block of the poller: the
-    clock is read once per chunk, pruned or not, and a chunk that would pass
-    the node limit is not started.
+    counts the members examined. Each batch of chunks is one block of the
+    poller: the clock is read once per batch, pruned or not, and a batch
+    that would pass the node limit is not started.
     """
 
     def __init__(self, deadline: Deadline, node_limit: int | None, spent: int) -> None:
@@ -126,6 +126,11 @@ class Best:
 
 def _bits(value: int, count: int) -> tuple[int, ...]:
     return tuple((value >> i) & 1 for i in range(count))
+
+
+def _pack(bits: Iterable[int]) -> int:
+    """The bit vector whose bit i is bits[i]: the inverse of `_bits`."""
+    return sum(int(bit) << i for i, bit in enumerate(bits))
 
 
 def _apply(columns: Sequence[int], vector: int) -> int:
@@ -204,8 +209,7 @@ def _solve_affine(columns: Sequence[int], target: int, size: int) -> tuple[int, 
     system: LinearSolution = solve_gf2(matrix, np.array(_bits(target, size), dtype=np.uint8))
     if system.particular is None:
         return None
-    pack = lambda digits: sum(int(b) << i for i, b in enumerate(digits))  # noqa: E731
-    return pack(system.particular), [pack(row) for row in system.kernel]
+    return _pack(system.particular), [_pack(row) for row in system.kernel]
 
 
 # ---------------------------------------------------------------- the space and its group
@@ -286,44 +290,59 @@ class _Affine:
         return _Affine(tuple(_apply(other.columns, c) for c in self.columns), other(self.shift))
 
 
-def _action(space: _Space, chosen: np.ndarray, rows_inverse: list[int],
+def _pattern_columns(space: _Space, cells: np.ndarray) -> list[int]:
+    """The matrix L with row j the pattern of cell cells[j] (L y = those cells' digits
+    without p), by its columns."""
+    bits = unpack_rows(space.patterns[cells], space.dimension)
+    return [_pack(bits[:, i]) for i in range(space.dimension)]
+
+
+def _action(space: _Space, chosen: np.ndarray, to_coordinates: list[int],
             perm: np.ndarray) -> _Affine:
     """How the cell permutation `perm` (member m -> m[perm]) moves the coordinates.
 
     On the information set `chosen` the member m[perm] reads p[perm] + <k[perm], y>;
-    solving for its coordinates y' gives an affine map. Raises ValueError when
-    `perm` does not map the space onto itself.
+    solving for its coordinates y' (`to_coordinates`: L^-1 of the information set)
+    gives an affine map. Raises ValueError when `perm` does not map the space onto
+    itself.
     """
-    size = space.dimension
     images = perm[chosen]
     target = space.particular[images] ^ space.particular[chosen]
-    image_bits = unpack_rows(space.patterns[images], size)  # row j: pattern of cell perm(I_j)
-    # y' = L^-1 (target + L_g y): column i of L_g is bit i of the image patterns
-    columns_g = [sum(int(image_bits[j, i]) << j for j in range(size)) for i in range(size)]
-    shift = _apply(rows_inverse, sum(int(t) << j for j, t in enumerate(target)))
-    action = _Affine(tuple(_apply(rows_inverse, c) for c in columns_g), shift)
+    # y' = L^-1 (target + L_g y), L_g the patterns of the image cells
+    shift = _apply(to_coordinates, _pack(target))
+    action = _Affine(tuple(_apply(to_coordinates, c) for c in _pattern_columns(space, images)),
+                     shift)
     # Check every cell: m[perm] must be the member with coordinates action(y), for every y.
     if not np.array_equal(space.values(shift), space.particular[perm]):
         raise ValueError("a symmetry does not map the space onto itself")
-    for i in range(size):
+    for i in range(space.dimension):
         moved = space.parities(1 << i)[perm]
         if not np.array_equal(space.parities(action.columns[i]), moved):
             raise ValueError("a symmetry does not map the space onto itself")
     return action
 
 
-def _group(space: _Space, symmetries: Sequence[np.ndarray]) -> list[_Affine]:
-    """The distinct coordinate actions of the group the permutations generate (identity first)."""
+def _group(space: _Space, symmetries: Sequence[np.ndarray],
+           misfits: bool = False) -> list[_Affine]:
+    """The distinct coordinate actions of the group the permutations generate (identity first).
+
+    A permutation that does not map the space onto itself raises ValueError,
+    or with `misfits` is left out (a fixed sub-space keeps only some).
+    """
     size = space.dimension
     identity = _Affine(tuple(1 << i for i in range(size)), 0)
     if not symmetries or size == 0:
         return [identity]
     chosen = space.information_set()
-    rows = unpack_rows(space.patterns[chosen], size)  # L: row j = pattern of cell I_j
-    columns = [sum(int(rows[j, i]) << j for j in range(size)) for i in range(size)]
-    rows_inverse = _inverse(columns)
-    generators = [_action(space, chosen, rows_inverse, np.asarray(p, dtype=np.intp))
-                  for p in symmetries]
+    to_coordinates = _inverse(_pattern_columns(space, chosen))
+    generators = []
+    for perm in symmetries:
+        try:
+            generators.append(_action(space, chosen, to_coordinates,
+                                      np.asarray(perm, dtype=np.intp)))
+        except ValueError:
+            if not misfits:
+                raise
     group, frontier = [identity], [identity]
     seen = {identity}
     while frontier:  # closure: the group is small (8 for a square)
@@ -550,24 +569,6 @@ def _walk_in_processes(chunks: _Chunks, budget: Effort, best: Best, jobs: int) -
     return all(result[0] for result in results)
 
 
-def _fitting(space: _Space, symmetries: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The permutations that map `space` onto itself."""
-    if space.dimension == 0:
-        return []
-    chosen = space.information_set()
-    rows = unpack_rows(space.patterns[chosen], space.dimension)
-    rows_inverse = _inverse([sum(int(rows[j, i]) << j for j in range(space.dimension))
-                             for i in range(space.dimension)])
-    fitting = []
-    for perm in symmetries:
-        try:
-            _action(space, chosen, rows_inverse, perm)
-        except ValueError:
-            continue
-        fitting.append(perm)
-    return fitting
-
-
 def _presearch(space: _Space, group: list[_Affine], symmetries: Sequence[np.ndarray],
                budget: Effort, best: Best) -> None:
     """An upper bound from the members fixed by each group element, smallest spaces first.
@@ -593,10 +594,10 @@ def _presearch(space: _Space, group: list[_Affine], symmetries: Sequence[np.ndar
     for start, directions in sorted(fixed_spaces.values(), key=lambda solved: len(solved[1])):
         sub = space.restricted(start, directions)
         found = Best(best.weight, None)
-        complete = _search_space(sub, _group(sub, _fitting(sub, symmetries)), budget, found,
+        complete = _search_space(sub, _group(sub, symmetries, misfits=True), budget, found,
                                  TAIL_BITS)
         if found.ties and found.weight < best.weight:
-            chosen = start ^ _apply(directions, sum(b << i for i, b in enumerate(found.choice)))
+            chosen = start ^ _apply(directions, _pack(found.choice))
             best.weight, best.choice, best.ties = found.weight, _bits(chosen, size), 0
         if not complete:
             return
