@@ -42,6 +42,23 @@ def lightsout_boards(draw, max_cells: int = 16):
     return lightsout.Instance(rows, cols, lights, torus, sigma, modulus)
 
 
+# Largest board brute force enumerates quickly, per modulus (K^cells grids).
+BRUTE_CELLS = {2: 16, 3: 6, 5: 4, 7: 3}
+
+
+@st.composite
+def lightsout_boards_mod(draw, moduli: tuple[int, ...], max_rows: int = 5):
+    """Lights Out boards over one of `moduli`, torus and sigma either way, small enough for
+    brute force (`BRUTE_CELLS`): the back-ends' agreement tests."""
+    modulus = draw(st.sampled_from(moduli))
+    rows = draw(st.integers(1, max_rows))
+    cols = draw(st.integers(1, max(1, min(5, BRUTE_CELLS[modulus] // rows))))
+    lights = tuple(tuple(draw(st.integers(0, modulus - 1)) for _ in range(cols))
+                   for _ in range(rows))
+    return lightsout.Instance(rows, cols, lights, torus=draw(st.booleans()),
+                              sigma=draw(st.booleans()), modulus=modulus)
+
+
 @st.composite
 def chess_boards(draw, min_side: int = 1, max_side: int = 4, max_pieces: int = 6,
                  max_sequences: int | None = 50):

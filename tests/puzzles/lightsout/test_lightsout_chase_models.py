@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from strategies import lightsout_boards_mod
 
 from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Limits
@@ -41,7 +41,6 @@ SLOW = {"all-on-25x25.txt", "lightsout-hard-10x10-varianttorus-s1-01.txt"}
 SPECS = [f"{backend}:encoding={encoding}" for backend in ("cpsat", "sat")
          for encoding in ("chase", "plain")]
 ASK = Limits(unique=True, count=True)
-MAX_CELLS = {2: 16, 3: 6, 5: 4, 7: 3}  # brute force: K^cells grids
 
 
 def _answer(result):
@@ -78,15 +77,8 @@ def test_every_shipped_board_is_there():
     assert all(name in {p.name for p in SHIPPED} for name in PLAIN_TOO_SLOW)
 
 
-@st.composite
-def boards(draw, moduli: tuple[int, ...]) -> Instance:
-    modulus = draw(st.sampled_from(moduli))
-    rows = draw(st.integers(1, 5))
-    cols = draw(st.integers(1, max(1, min(5, MAX_CELLS[modulus] // rows))))
-    lights = tuple(tuple(draw(st.integers(0, modulus - 1)) for _ in range(cols))
-                   for _ in range(rows))
-    return Instance(rows, cols, lights, torus=draw(st.booleans()), sigma=draw(st.booleans()),
-                    modulus=modulus)
+def boards(moduli: tuple[int, ...]):
+    return lightsout_boards_mod(moduli, max_rows=5)
 
 
 def _agree_with_brute(instance: Instance, specs) -> None:

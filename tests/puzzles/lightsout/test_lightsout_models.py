@@ -14,6 +14,7 @@ import time
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from strategies import lightsout_boards_mod
 
 from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Deadline, Limits
@@ -24,19 +25,10 @@ from twinsolve.puzzles.lightsout.models import supports_sat
 from twinsolve.puzzles.lightsout.rules import Instance
 
 ASK = Limits(unique=True, count=True)
-# Largest board brute force enumerates quickly, per modulus (K^cells candidates).
-MAX_CELLS = {2: 16, 3: 6, 5: 4, 7: 3}
 
 
-@st.composite
-def boards(draw, moduli: tuple[int, ...]) -> Instance:
-    modulus = draw(st.sampled_from(moduli))
-    rows = draw(st.integers(1, 4))
-    cols = draw(st.integers(1, max(1, min(5, MAX_CELLS[modulus] // rows))))
-    lights = tuple(tuple(draw(st.integers(0, modulus - 1)) for _ in range(cols))
-                   for _ in range(rows))
-    return Instance(rows, cols, lights, torus=draw(st.booleans()), sigma=draw(st.booleans()),
-                    modulus=modulus)
+def boards(moduli: tuple[int, ...]):
+    return lightsout_boards_mod(moduli, max_rows=4)
 
 
 def answer(result):
