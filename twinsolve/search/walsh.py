@@ -14,14 +14,14 @@ nearly all its time here, so two implementations give the same integers:
 - numpy butterflies on int16 / int32 rows, the high index bits first, then
   a transpose so the low bits are stepped on long contiguous pieces too.
 
-`FAST` says which one runs; `use_numpy()` forces the second (tests).
+`FAST` says which one runs.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["walsh_hadamard", "transform_rows", "row_dtype", "FAST", "use_numpy"]
+__all__ = ["walsh_hadamard", "transform_rows", "row_dtype", "FAST"]
 
 _FLOAT32_EXACT = 1 << 24
 _INT16_LIMIT = 32767
@@ -73,12 +73,6 @@ def _load_fast():
 
 _fht = _load_fast()
 FAST = _fht is not None
-
-
-def use_numpy() -> None:
-    """From now on transform with numpy only (the fallback's tests)."""
-    global _fht, FAST
-    _fht, FAST = None, False
 
 
 def row_dtype(total: int) -> np.dtype:
