@@ -11,6 +11,7 @@ end past its limit, and a 500,000-step clock plan took 27 s to draw.
 
 from __future__ import annotations
 
+import gc
 import signal
 import subprocess
 import sys
@@ -22,10 +23,17 @@ import numpy as np
 import pytest
 
 from twinsolve.core import drawing
-from twinsolve.core.limits import Limits
+from twinsolve.core.limits import Deadline, Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import load, run
-from twinsolve.core.time_limit import TimeLimit, TimeLimitReached, checkpoint, set_phase
+from twinsolve.core.time_limit import (
+    TimeLimit,
+    TimeLimitReached,
+    checkpoint,
+    interruptible,
+    remaining,
+    set_phase,
+)
 from twinsolve.puzzles.cave import rules as cave
 from twinsolve.puzzles.chess import rules as chess
 from twinsolve.puzzles.clock import rules as clock
@@ -289,17 +297,140 @@ def test_a_ring_while_entering_or_leaving_the_block_rings_again_and_leaving_disa
 
 
 class _SpinsWhenCollected:
-    """An object whose __del__ spins: a stop raised in there is dropped by the interpreter."""
+    """An object whose __del__ spins: a stop raised in there would be dropped."""
+
+    def __init__(self, finished: list[str]) -> None:
+        self.finished = finished
 
     def __del__(self) -> None:
-        _spin(1.0)
+        _spin(0.3)
+        self.finished.append("__del__")
 
 
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-def test_a_stop_dropped_inside_a_del_rings_again_and_ends_the_block(alarm_state):
+@pytest.fixture
+def unraisable(monkeypatch):
+    """Every exception the interpreter drops ("Exception ignored in ...") while the test
+    runs: none may be a stop."""
+    dropped: list[BaseException] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda info: dropped.append(info.exc_value))
+    return dropped
+
+
+def test_a_stop_never_lands_inside_a_del(alarm_state, unraisable):
+    finished: list[str] = []
     start = time.perf_counter()
     with pytest.raises(TimeLimitReached):
         with TimeLimit(0.05, grace=0.0):
-            _SpinsWhenCollected()  # collected at once: the stop rings inside __del__
-            _spin(3.0)             # without a second ring this would run to its end
+            _SpinsWhenCollected(finished)  # collected at once: the stop is due inside
+            _spin(3.0)                     # it lands here, after __del__ has finished
+    assert finished == ["__del__"] and unraisable == []
     assert time.perf_counter() - start < 1.5
+
+
+def test_a_stop_never_lands_inside_a_gc_callback(alarm_state, unraisable):
+    calls = {"started": 0, "finished": 0}
+
+    def callback(phase: str, info: dict) -> None:
+        if phase == "start":
+            calls["started"] += 1
+            _spin(0.004)  # half the time is spent in here: the stop often falls due inside
+            calls["finished"] += 1
+
+    gc.callbacks.append(callback)
+    try:
+        with pytest.raises(TimeLimitReached):
+            with TimeLimit(0.1, grace=0.0):
+                for _ in range(1000):  # 8 s of work: the stop must come long before
+                    gc.collect()
+                    _spin(0.004)
+    finally:
+        gc.callbacks.remove(callback)
+    assert calls["started"] == calls["finished"] and 0 < calls["started"] < 200
+    assert unraisable == []
+
+
+def test_a_stop_waits_until_a_native_solver_wrapper_has_returned(alarm_state):
+    # Code of a native-solver wrapper (PySAT's delete frees the solver, then clears its
+    # pointer) is never cut in two: the stop lands once it has returned.
+    wrapper = types.ModuleType("pysat.stand_in")
+    exec("def call(spin, log):\n    spin(0.4)\n    log.append('returned')\n",
+         wrapper.__dict__)
+    log: list[str] = []
+    with pytest.raises(TimeLimitReached):
+        with TimeLimit(0.05, grace=0.0):
+            wrapper.call(_spin, log)
+            log.append("back in twinsolve")
+            _spin(3.0)
+    assert log == ["returned", "back in twinsolve"]
+
+
+def test_once_raised_the_stop_rings_no_more_so_cleanup_runs_whole(alarm_state, unraisable):
+    cleaned: list[bool] = []
+    with pytest.raises(TimeLimitReached):
+        with TimeLimit(0.05, grace=0.0):
+            try:
+                _spin(3.0)
+            finally:
+                _spin(0.3)  # six rings' worth of cleanup
+                cleaned.append(True)
+    assert cleaned == [True] and unraisable == []
+
+
+def test_which_frames_a_stop_may_land_in():
+    here = sys._getframe()
+    assert interruptible(here) and interruptible(None)
+    inside_exit = types.SimpleNamespace(f_code=TimeLimit.__exit__.__code__, f_back=None,
+                                        f_globals={})
+    assert not interruptible(inside_exit)
+    wrapper = types.SimpleNamespace(f_code=here.f_code, f_back=None,
+                                    f_globals={"__name__": "ortools.sat.python.cp_model"})
+    assert not interruptible(types.SimpleNamespace(f_code=here.f_code, f_back=wrapper,
+                                                   f_globals={"__name__": "twinsolve.x"}))
+
+
+def test_native_calls_get_the_time_left_before_the_hard_stop(alarm_state):
+    assert remaining() is None and Deadline(None).within_run().remaining() is None
+    with TimeLimit(2.0, grace=0.5):
+        left = Deadline(None).within_run().remaining()
+        assert 2.3 < left <= 2.5
+        own = Deadline(1.0)
+        assert own.within_run() is own  # the earlier end wins
+        with TimeLimit(0.5, grace=0.0):
+            assert remaining() <= 0.5
+
+
+def _pigeonhole(holes: int) -> list[list[int]]:
+    """holes + 1 pigeons in `holes` holes: unsatisfiable, and hard for CDCL."""
+    var = lambda p, h: p * holes + h + 1  # noqa: E731
+    clauses = [[var(p, h) for h in range(holes)] for p in range(holes + 1)]
+    clauses += [[-var(p, h), -var(q, h)] for h in range(holes)
+                for p in range(holes + 1) for q in range(p + 1, holes + 1)]
+    return clauses
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_a_solver_without_a_deadline_is_stopped_by_the_run_around_it(alarm_state, solver):
+    # What a generator's incremental oracle is: a solver kept with Deadline(None). The run's
+    # limit stops it through its own slices or interrupt, and the stop is raised once it has
+    # returned, never as an "out of time" answer the caller could take for a proof.
+    from twinsolve.models.sat_common import SatSession
+
+    start = time.perf_counter()
+    with pytest.raises(TimeLimitReached):
+        with TimeLimit(0.3, grace=0.0):
+            with SatSession(solver, _pigeonhole(11), Deadline(None)) as session:
+                session.solve()
+    assert time.perf_counter() - start < 2.0
+
+
+def test_generate_stops_at_its_timeout_and_frees_its_solvers(tmp_path):
+    # It printed its refusal, then died freeing a half-deleted CaDiCaL (exit 139).
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "twinsolve", "generate", "cave", "--size",
+                           "40x40", "--difficulty", "extreme", "--timeout", "1", "--out", "g",
+                           "--quiet"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == ["twinsolve: puzzle 1 of 1: no extreme 40x40 cave puzzle "
+                                        "found within --timeout 1 s (seed 0)"]
+    assert time.perf_counter() - start < 8
+    assert not (tmp_path / "g").exists()

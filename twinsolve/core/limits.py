@@ -43,12 +43,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
+from . import time_limit
 from .errors import UsageError
 
 __all__ = ["Limits", "Deadline", "MAX_SEED", "seconds_problem", "on_interrupt",
            "interrupt_deferred", "Expiring", "LimitHit", "LimitReached", "Poller"]
 
 MAX_SEED = 2**63 - 1  # what every solver's seed parameter holds (a signed 64-bit int)
+_NATIVE_SLACK = 0.05  # a solver given `remaining` seconds may return this much early
 
 
 def seconds_problem(value: Any, zero: bool = True) -> str | None:
@@ -170,6 +172,30 @@ class Deadline:
         """Raise `LimitReached` once expired: a model build's or a block loop's stop test."""
         if self.expired():
             raise LimitReached(LimitHit.DEADLINE)
+
+    def within_run(self) -> Deadline:
+        """The time a solver call in native code may take: this deadline, or the hard stop
+        of the run's time limit (`core.time_limit.remaining`) when that comes first.
+
+        Why: the hard stop cannot cut a native call short, and is held until the call
+        has returned (core.time_limit); a call given this much time returns by then
+        by itself, through the solver's own time-out or interrupt. A solver a
+        generator keeps without a deadline of its own (`Deadline(None)`) is bounded
+        by the `generate --timeout` around it this way.
+        """
+        left = time_limit.remaining()
+        mine = self.remaining()
+        if left is None or (mine is not None and mine <= left):
+            return self
+        return Deadline(left)
+
+    def out_of_time(self) -> None:
+        """After a call bounded by `within_run()` stopped for time: when this deadline has
+        not passed, the run's time limit has, and its stop is raised here, between
+        solver calls, where the solver is whole. Returns when this deadline is the
+        one that passed (the caller answers with what it has)."""
+        if not self.expired():
+            time_limit.checkpoint(grace=True, slack=_NATIVE_SLACK)
 
 
 # ---------------------------------------------------------------- how a search stops

@@ -13,21 +13,37 @@ of wall-clock time (None: no limit). Two things enforce it:
   `SIGALRM`) raises `TimeLimitReached` at `seconds + grace_seconds(seconds)`
   wherever the Python code is, so a loop that never checks its deadline
   still ends. Code blocked in C (a CP-SAT or SAT call) sees it when the call
-  returns; those calls get the remaining time as their own limit.
+  returns; those calls get the remaining time as their own limit
+  (`remaining()`: `models.sat_common` and `models.cpsat_common` bound every
+  solver call by it, through the solver's own time-out or interrupt).
+
+Where the stop is raised. An exception raised from a signal handler lands
+between any two bytecodes, and in some places that is a disaster: inside a
+`__del__` or a garbage-collector callback the interpreter prints it
+("Exception ignored in ...") and drops it, so the run goes on unbounded; inside
+a native solver's Python wrapper (PySAT's `delete` frees the solver, then
+clears its pointer) it leaves the native object half-used, and the
+interpreter later frees it a second time (a segmentation fault at exit).
+So the hard stop is delivered only where it is safe (`interruptible`): no
+frame on the stack runs a `__del__`, an `__enter__` / `__exit__`, a gc
+callback or code of a native-solver wrapper or of the import and weak
+reference machinery (`DEFERRED_MODULES`). Anywhere else the ring is held: it
+rings again every `RERING_S` until the code is back where a stop may land,
+which for a solver call is as soon as it has returned into twinsolve's own
+code, with the solver whole (a `with` block then frees it). Once raised, it
+rings no more: a stop raised where it is safe propagates, and ringing on would
+cut the cleanup of the `with` and `finally` blocks it unwinds through in two.
 
 `TimeLimitReached` is a `BaseException`, so a back-end's `except Exception`
 cannot swallow it; it names its `TimeLimit` and the `phase` the run was in
 (`Stopwatch` sets "building the model" and "solving", `core.run` "checking
 the answer"), so the caller can tell its own stop from an outer one.
 
-Once the stop has rung it rings again every `RERING_S` until the block is
-left: a stop raised inside a garbage-collector callback or a `__del__` is
-printed and dropped by the interpreter, and the block would otherwise run
-on unbounded. On exit the previous `SIGALRM` handler and timer are
-restored, the timer less the time spent inside, so limits nest: the earlier end wins, and an
-outer alarm that comes first is handed to its own handler. Outside the main
-thread (a Dask thread, a test runner's thread) signals are not ours to
-take: only the cooperative checkpoints apply.
+On exit the previous `SIGALRM` handler and timer are restored, the timer less
+the time spent inside, so limits nest: the earlier end wins, and an outer alarm
+that comes first is handed to its own handler. Outside the main thread (a Dask
+thread, a test runner's thread) signals are not ours to take: only the
+cooperative checkpoints apply.
 
 >>> with TimeLimit(None):
 ...     checkpoint()  # no limit: never raises
@@ -35,6 +51,7 @@ take: only the cooperative checkpoints apply.
 
 from __future__ import annotations
 
+import gc
 import signal
 import threading
 import time
@@ -42,11 +59,20 @@ from types import FrameType, TracebackType
 from typing import Any
 
 __all__ = ["TimeLimit", "TimeLimitReached", "checkpoint", "set_phase", "GRACE_S",
-           "grace_seconds"]
+           "grace_seconds", "remaining", "interruptible", "DEFERRED_MODULES"]
 
 GRACE_S = 1.0  # at most this long beyond the timeout, for the back-end's own clean stop
 _SOON = 1e-6   # a timer of 0 would disarm it: "now" is the smallest positive delay
-RERING_S = 0.05  # once rung, the stop rings again this often until the block is left
+RERING_S = 0.01  # a ring held where a stop may not land rings again this often
+
+# Top-level modules whose code a stop never cuts in two: native-solver wrappers (a
+# PySAT or CP-SAT object would be left half-used), the import system (a module half
+# run) and weak references (their callbacks' exceptions are dropped).
+DEFERRED_MODULES = frozenset({"pysat", "ortools", "google", "importlib", "weakref",
+                              "_weakrefset"})
+# Functions the interpreter calls where an exception is dropped (__del__) or where a
+# stop would leave a resource half acquired or half released.
+_DEFERRED_NAMES = frozenset({"__del__", "__enter__", "__exit__", "__aenter__", "__aexit__"})
 
 
 def grace_seconds(timeout: float) -> float:
@@ -72,16 +98,52 @@ def _active() -> list[TimeLimit]:
     return _local.active
 
 
-def checkpoint(grace: bool = False) -> None:
+def checkpoint(grace: bool = False, slack: float = 0.0) -> None:
     """Raise `TimeLimitReached` if a limit active in this thread has run out.
 
     With `grace`, only once its grace is spent too (where the hard stop rings):
     for work that yields a back-end's first answer, which it still returns
-    (as `feasible`) when the deadline has just passed.
+    (as `feasible`) when the deadline has just passed. With `slack`, also a
+    limit that ends within `slack` seconds (a solver stopped by `remaining()`
+    returns a moment before the end it was given).
     """
     for limit in _active():  # outermost first: its end ends everything inside it
-        if limit.expired(grace):
+        if limit.expired(grace, slack):
             raise TimeLimitReached(limit, limit.phase)
+
+
+def remaining() -> float | None:
+    """Seconds until the earliest hard stop of the limits active in this thread (0 when
+    one has passed), or None when none is active.
+
+    For solver calls in native code, which the hard stop cannot cut short: they
+    take this as their own time-out, however deep they are called
+    (`core.limits.Deadline.within_run`).
+
+    >>> remaining() is None
+    True
+    """
+    ends = [limit._hard_end for limit in _active() if limit._end is not None]
+    if not ends:
+        return None
+    return max(0.0, min(ends) - time.perf_counter())
+
+
+def interruptible(frame: FrameType | None) -> bool:
+    """Whether a stop raised in `frame` propagates with nothing left half done: no frame
+    of its stack runs a `__del__`, `__enter__` or `__exit__`, a gc callback, code of a
+    `DEFERRED_MODULES` module, or this module's own entering and leaving of a block
+    (module docstring)."""
+    callbacks = {getattr(callback, "__code__", None) for callback in gc.callbacks}
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name in _DEFERRED_NAMES or code in _ENTER_EXIT or code in callbacks:
+            return False
+        module = frame.f_globals.get("__name__") or ""
+        if module.partition(".")[0] in DEFERRED_MODULES:
+            return False
+        frame = frame.f_back
+    return True
 
 
 def set_phase(phase: str) -> None:
@@ -109,7 +171,8 @@ class TimeLimit:
         self._previous: Any = None
         self._outer_due: float | None = None  # when the timer found on entry rings
         self._outer_interval = 0.0
-        self._rung = False
+        self._ringing = False  # held once: ringing every RERING_S until it lands
+        self._delivered = False  # raised where it propagates: it rings no more
 
     @property
     def phase(self) -> str:
@@ -131,11 +194,12 @@ class TimeLimit:
         now = time.perf_counter() - self._since if phase == self._phase else 0.0
         return self._spent.get(phase, 0.0) + now
 
-    def expired(self, grace: bool = False) -> bool:
-        """Past `seconds` (the cooperative end), or with `grace` past the hard stop's time."""
+    def expired(self, grace: bool = False, slack: float = 0.0) -> bool:
+        """Past `seconds` (the cooperative end), or with `grace` past the hard stop's time;
+        `slack` seconds early."""
         if self._end is None:
             return False
-        return time.perf_counter() >= (self._hard_end if grace else self._end)
+        return time.perf_counter() + slack >= (self._hard_end if grace else self._end)
 
     def __enter__(self) -> TimeLimit:
         if self.seconds is None:
@@ -145,6 +209,7 @@ class TimeLimit:
         self._spent = {}
         self._end = now + self.seconds
         self._hard_end = self._end + self.grace
+        self._ringing = self._delivered = False
         _active().append(self)
         if threading.current_thread() is threading.main_thread():
             self._arm(now)
@@ -197,20 +262,20 @@ class TimeLimit:
             signal.setitimer(signal.ITIMER_REAL, self._outer_interval, self._outer_interval)
 
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
-        if not self._armed:
+        if not self._armed or self._delivered:
             return
         if self._outer_due is not None and self._outer_due < self._hard_end:
             self._hand_on(signum, frame)
             return
-        if not self._rung:
-            self._rung = True
-            # Why ring again: the interpreter drops a stop raised inside a gc callback or
-            # a __del__ (module docstring); the limit stays active until __exit__.
-            signal.setitimer(signal.ITIMER_REAL, RERING_S, RERING_S)
-        if frame is not None and frame.f_code in _ENTER_EXIT:
-            # Not inside __enter__ (the block would never be left, its limit never
-            # disarmed) nor __exit__ (it disarms): the next ring comes in the block.
+        if not interruptible(frame):
+            if not self._ringing:  # held: ring again soon, where it may land
+                self._ringing = True
+                signal.setitimer(signal.ITIMER_REAL, RERING_S, RERING_S)
             return
+        # Why no more rings: the stop now unwinds through `with` and `finally` blocks,
+        # whose cleanup (freeing a solver) a second stop would cut in two.
+        self._delivered = True
+        signal.setitimer(signal.ITIMER_REAL, 0)
         raise TimeLimitReached(self, self.phase)
 
     def _hand_on(self, signum: int, frame: FrameType | None) -> None:

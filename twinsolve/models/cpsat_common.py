@@ -126,7 +126,8 @@ def configure(solver: cp_model.CpSolver, limits: Limits, deadline: Deadline,
     _set_parameter(params, "random_seed", int(limits.seed), "seed", backend)
     for key, value in limits.options.items():
         _set_parameter(params, _ALIASES.get(key, key), value, key, backend)
-    remaining = deadline.remaining()
+    # The run's time limit bounds the call too: the hard stop cannot cut it short.
+    remaining = deadline.within_run().remaining()
     if remaining is not None:
         params.max_time_in_seconds = max(remaining, 0.0)
 
@@ -179,6 +180,8 @@ def solve_model(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
     configure(solver, limits, deadline)
     with on_interrupt(solver.stop_search):
         code = solver.solve(model)
+    if code == cp_model.UNKNOWN:
+        deadline.out_of_time()  # the run's time limit, not this deadline: its stop
     effort = CpEffort()
     effort.absorb(solver)
     has_objective = model.has_objective()

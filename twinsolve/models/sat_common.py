@@ -362,8 +362,23 @@ def _python_keeps_sigint() -> Iterator[None]:
 @_interrupt_wins
 def limited_solve(solver: Solver, traits: SolverTraits, deadline: Deadline,
                   assumptions: Sequence[int] = ()) -> bool | None:
-    """One SAT call that respects `deadline`: True, False, or None when out of time."""
-    remaining = deadline.remaining()
+    """One SAT call that respects `deadline`: True, False, or None when out of time.
+
+    The call is also bounded by the run's time limit (`Deadline.within_run`): when
+    that is what ran out, its stop is raised once the solver has returned (never
+    "out of time" for a deadline that has not passed, which a caller could take
+    for an answer).
+    """
+    bound = deadline.within_run()
+    outcome = _bounded_solve(solver, traits, bound, assumptions)
+    if outcome is None:
+        deadline.out_of_time()
+    return outcome
+
+
+def _bounded_solve(solver: Solver, traits: SolverTraits, bound: Deadline,
+                   assumptions: Sequence[int]) -> bool | None:
+    remaining = bound.remaining()
     if remaining is not None and remaining <= 0:
         return None
     if traits.interrupt:  # even without a deadline: Ctrl-C interrupts it (on_interrupt)
@@ -371,7 +386,7 @@ def limited_solve(solver: Solver, traits: SolverTraits, deadline: Deadline,
     if remaining is None:
         return solver.solve(assumptions=list(assumptions))
     if traits.budget:
-        return _solve_in_slices(solver, deadline, assumptions)
+        return _solve_in_slices(solver, bound, assumptions)
     # Neither interruptible nor sliceable: the call may overrun the deadline.
     return solver.solve(assumptions=list(assumptions))
 

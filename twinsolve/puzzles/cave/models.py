@@ -325,6 +325,8 @@ def _cpsat_enumerate(model: cp_model.CpModel, inside: list[cp_model.IntVar], lim
     collector = _Collector(inside)
     with on_interrupt(solver.stop_search):
         code = solver.solve(model, collector)
+    if code == cp_model.UNKNOWN:
+        deadline.out_of_time()  # the run's time limit, not this deadline: its stop
     effort = cpsat_common.CpEffort()
     effort.absorb(solver)
     if code == cp_model.MODEL_INVALID:

@@ -103,14 +103,16 @@ def supports_sat(instance: Instance) -> str | None:
     return None
 
 
-def _cells(instance: Instance) -> list[Cell]:
-    return [(r, c) for r in range(instance.rows) for c in range(instance.cols)]
+def _cells(instance: Instance, deadline: Deadline | None = None) -> Iterator[Cell]:
+    """The cells in row-major order, the deadline read every `_POLL_EVERY` of them."""
+    cells = ((r, c) for r in range(instance.rows) for c in range(instance.cols))
+    return cells if deadline is None else _polled(cells, deadline)
 
 
-def _reach(instance: Instance) -> dict[Cell, dict[Cell, int]]:
+def _reach(instance: Instance, deadline: Deadline) -> dict[Cell, dict[Cell, int]]:
     """For each light, the presses that change it and how often, reduced mod K."""
-    reach: dict[Cell, Counter[Cell]] = {cell: Counter() for cell in _cells(instance)}
-    for press in _cells(instance):
+    reach: dict[Cell, Counter[Cell]] = {cell: Counter() for cell in _cells(instance, deadline)}
+    for press in _cells(instance, deadline):
         for light in press_effect(instance, *press):
             reach[light][press] += 1
     k = instance.modulus
@@ -134,6 +136,14 @@ class Chase:
     checks: tuple[Cell, ...]
 
 
+def _chase_shape(instance: Instance) -> tuple[bool, int, int, int]:
+    """Along rows?, the chase's length and width, and how many lines are free."""
+    along_rows = instance.rows >= instance.cols
+    length, width = ((instance.rows, instance.cols) if along_rows
+                     else (instance.cols, instance.rows))
+    return along_rows, length, width, 2 if instance.torus else 1
+
+
 def chase_plan(instance: Instance) -> Chase | None:
     """The chase along the board's longer side, or None where it frees nothing.
 
@@ -146,10 +156,7 @@ def chase_plan(instance: Instance) -> Chase | None:
     >>> chase.free, chase.steps[0], chase.checks
     (((0, 0), (1, 0)), ((0, 0), (0, 1)), ((0, 2), (1, 2)))
     """
-    along_rows = instance.rows >= instance.cols
-    length, width = ((instance.rows, instance.cols) if along_rows
-                     else (instance.cols, instance.rows))
-    seeds = 2 if instance.torus else 1
+    along_rows, length, width, seeds = _chase_shape(instance)
     if length <= seeds:
         return None
 
@@ -168,10 +175,12 @@ def _chase_for(instance: Instance, encoding: str) -> Chase | None:
     """The chase the encoding runs, or None for the plain encoding."""
     if encoding == "plain":
         return None
-    chase = chase_plan(instance)
-    if chase is None or instance.cells * (len(chase.free) + 1) > CHASE_MAX_ENTRIES:
+    # Why the size first: a 5000 x 5000 board's plan alone is 25 million steps, built
+    # only to be refused.
+    _, _, width, seeds = _chase_shape(instance)
+    if instance.cells * (seeds * width + 1) > CHASE_MAX_ENTRIES:
         return None
-    return chase
+    return chase_plan(instance)
 
 
 def encoding_used(instance: Instance, encoding: str = "chase") -> str:
@@ -254,9 +263,9 @@ def build_cpsat(instance: Instance, encoding: str = "chase", deadline: Deadline 
     press = {
         (r, c): (model.new_bool_var(f"press[{r},{c}]") if k == 2
                  else model.new_int_var(0, k - 1, f"press[{r},{c}]"))
-        for r, c in _cells(instance)
+        for r, c in _cells(instance, deadline)
     }
-    reach = _reach(instance)
+    reach = _reach(instance, deadline)
     chase = _chase_for(instance, encoding)
     # Constraints: every light ends at 0, stated per light or through the chase.
     if chase is None:
@@ -317,8 +326,8 @@ def build_sat(instance: Instance, encoding: str = "chase", deadline: Deadline | 
     deadline = deadline or Deadline(None)
     enc = sat_common.Encoding()
     # Variables: press(r, c) is true when the cell is pressed (once; twice is a no-op).
-    press = {(r, c): enc.var("press", r, c) for r, c in _cells(instance)}
-    reach = _reach(instance)
+    press = {(r, c): enc.var("press", r, c) for r, c in _cells(instance, deadline)}
+    reach = _reach(instance, deadline)
     chase = _chase_for(instance, encoding)
     # Constraints: the presses reaching each light have the parity of its state, stated
     # per light or through the chase (a defined press is the XOR of its form).
