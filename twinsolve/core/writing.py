@@ -1,8 +1,10 @@
 """Writing instance files: each instance in its own puzzle's format, atomically, into a folder.
 
-Importers and generators both end here. Files are written in the order
-given, each one atomically (a reader never sees half a file, an error never
-leaves one behind), so the same instances always give the same bytes.
+Importers and generators both end here. Every path is checked first
+(core.atomic: a read-only file or a folder in the way writes nothing); then
+the files are written in the order given, each one atomically (a reader
+never sees half a file, an error never leaves one behind), so the same
+instances always give the same bytes.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .atomic import output_folder, write_text
+from .atomic import check_folder, check_output, output_folder, write_text
 from .registry import puzzle_of
 
 __all__ = ["write_instance", "write_instances"]
@@ -25,6 +27,11 @@ def write_instance(path: str | os.PathLike[str], instance: Any) -> Path:
 
 def write_instances(folder: str | os.PathLike[str],
                     named: Iterable[tuple[str, Any]]) -> list[Path]:
-    """Write each (file name, instance) into `folder` (created if missing); the paths written."""
+    """Write each (file name, instance) into `folder` (created if missing); the paths written.
+    Every path is checked before the first file is written: a refusal writes nothing."""
+    named = list(named)
+    base = check_folder(folder)
+    for name, _ in named:
+        check_output(base / name)
     out = output_folder(folder)
     return [write_instance(out / name, instance) for name, instance in named]

@@ -11,9 +11,11 @@ the files of its sets: a file the table no longer names is removed.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from ..core.atomic import output_folder
+from ..core.atomic import check_folder, output_folder
+from ..core.errors import UsageError
 from .driver import generate, make_plan, write
 
 __all__ = ["SETS", "write_sets", "main"]
@@ -68,7 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("instances"))
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    for path in write_sets(args.out, args.jobs):
+    try:
+        check_folder(args.out)  # before the sets are generated, which takes minutes
+        written = write_sets(args.out, args.jobs)
+    except UsageError as exc:
+        print(f"twinsolve.generation.shipped: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
         print(path)
     return 0
 

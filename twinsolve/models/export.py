@@ -15,8 +15,10 @@ This module writes them:
   weight 1 per cost literal, forbidding it.
 - CP-SAT model protobuf: text when the file name ends in `txt`, else binary.
 
-Files are written atomically (a temporary file in the same folder, then a
-rename), so a failed export never leaves a half-written file behind.
+Files are written by twinsolve.core.atomic: a plain file atomically (a
+temporary file in the same folder, then a rename), so a failed export never
+leaves a half-written file behind; a FIFO, a device or `-` (standard output)
+is written through, a symlink at its target.
 """
 
 from __future__ import annotations
