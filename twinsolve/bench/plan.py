@@ -35,7 +35,7 @@ from typing import Any
 
 from ..core.errors import UsageError
 from ..core.registry import Puzzle, check_spec, puzzle_of
-from ..core.sources import collect
+from ..core.sources import checked
 from .store import RunKey, limits_key, task_hash
 
 __all__ = ["Budget", "Task", "Plan", "plan_suite", "content_hash"]
@@ -153,13 +153,7 @@ def plan_suite(paths: Sequence[str | Path], backends: Sequence[str] | None,
                quick: bool = False, repeat: int = 1, budget: Budget | None = None,
                skip_invalid: bool = False) -> Plan:
     """Every task of the suite, checked; UsageError listing every problem found."""
-    found = collect(paths)
-    if found.invalid and not skip_invalid:
-        count = len(found.invalid)
-        raise UsageError("\n".join([*found.invalid, f"{count} invalid instance "
-                                    f"file{'s' if count > 1 else ''}: fix "
-                                    f"{'them' if count > 1 else 'it'} or run the others with "
-                                    "--skip-invalid"]))
+    found = checked(paths, skip_invalid)
     items = [f for f in found.found if not quick or _in_quick_suite(f.instance)]
     limits = (budget or Budget()).key
     specs = list(dict.fromkeys(backends)) if backends else None  # each spec once

@@ -16,7 +16,7 @@ plan, `timeout=S` every task's latest run at that time limit, and
 than one set of limits, each back-end's label says which (`hand [10s]`), so no
 row mixes them.
 
-Outputs, each written atomically (twinsolve.core.atomic):
+Outputs, each written by twinsolve.core.atomic (a plain file atomically):
 - the summary rows (twinsolve.bench.summary), which the CLI prints as a table;
 - `--csv FILE`: one row per run, every stored column in table order, with
   `verdict` after `status` and `verdict_message` (why a run was judged

@@ -3,17 +3,24 @@
 1. Plan every (instance file, back-end spec, seed) run under the limits, and
    check everything first (twinsolve.bench.plan): nothing is stored when a
    spec or a file is refused.
-2. Open the database and start a session; its plan is every run it asks for.
+2. Open the database (twinsolve.bench.store checks it, and refuses it
+   unchanged, before anything is written).
 3. Resume: the runs whose key the database already holds are not run again
-   (`resuming: 116 of 324 runs already stored`); `fresh` runs everything anew
-   in the new session, leaving the old runs as history.
-4. Run the rest on the executor. Tasks that differ only in their file (the same
-   board, back-end, options, seed and limits in two files) run once: the others
-   are stored as runs of their own that reuse that answer (`reused_from`).
-   The coordinator stores each record the moment it arrives, in its own
-   transaction.
+   (`resuming: 116 of 324 runs already stored`), the runs of an upgraded
+   schema-1 database included; `fresh` runs everything anew in the new
+   session, leaving the old runs as history. Every stored run the suite
+   resumes or shares is read now, before the first write, so a row that no
+   longer decodes refuses the database as it was.
+4. Start a session; its plan is every run it asks for. Run the rest on the
+   executor. Tasks that differ only in their file (the same board, back-end,
+   options, seed and limits in two files) run once: the others are stored as
+   runs of their own that reuse that answer (`reused_from`). The coordinator
+   stores each record the moment it arrives, in its own transaction.
 5. Judge every planned run, stored earlier or now, against its own file's
    metadata and against the other back-ends on the same board.
+
+Ctrl-C stops the suite with `SuiteInterrupted`, whose message says how many
+of the plan's runs are stored and that the same command resumes the rest.
 
 `say` receives the one-line messages a user should see even with `--quiet`
 (resuming, skipped files); the progress bar shows elapsed time, runs done /
@@ -36,10 +43,10 @@ from .execute import Executor, LocalPool
 from .plan import Budget, Task, plan_suite
 from .provenance import provenance
 from .records import RunRecord
-from .store import Store
+from .store import RunKey, Store
 from .verdict import judge
 
-__all__ = ["SuiteConfig", "SuiteOutcome", "run_suite"]
+__all__ = ["SuiteConfig", "SuiteOutcome", "SuiteInterrupted", "run_suite"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,19 @@ class SuiteOutcome:
     reused: int                       # runs that share another file's answer
     invalid: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+
+class SuiteInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a suite; the message says what is stored and how to go on."""
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What the database already holds for a plan, all read before anything is written."""
+
+    stored: dict[RunKey, int]          # resumed: each key's latest run
+    adopted: dict[RunKey, int]         # of those, upgraded schema-1 runs the keys take on
+    earlier: dict[tuple, RunRecord]    # a board's stored answer that another file shares
 
 
 def _progress(console: Console | None) -> Progress:
@@ -106,26 +126,53 @@ def run_suite(config: SuiteConfig, console: Console | None = None,
         if store.upgraded_runs is not None:
             say(f"upgraded {config.db} to the current results format "
                 f"({store.upgraded_runs} runs kept)")
-        stored = {} if config.fresh else store.stored(t.key for t in tasks)
-        session = store.start_session({
-            **provenance(), "argv": " ".join(sys.argv), "jobs": config.jobs,
-            "timeout_s": config.budget.timeout, "memory_mb": config.budget.memory_mb,
-            "executor": config.executor_name, "fresh": int(config.fresh)})
-        store.add_invalid(session, plan.invalid)
-        store.link(session, stored.values())
-        if stored:
-            say(f"resuming: {len(stored)} of {len(tasks)} runs already stored")
-        run_ids = dict(stored)
-        reused = _run_missing(store, session, [t for t in tasks if t.key not in stored],
-                              config, console, executor, run_ids)
+        known = _known(store, tasks, config.fresh)
+        session = None
+        try:
+            store.adopt(known.adopted)
+            session = store.start_session({
+                **provenance(), "argv": " ".join(sys.argv), "jobs": config.jobs,
+                "timeout_s": config.budget.timeout, "memory_mb": config.budget.memory_mb,
+                "executor": config.executor_name, "fresh": int(config.fresh)})
+            store.add_invalid(session, plan.invalid)
+            store.link(session, known.stored.values())
+            if known.stored:
+                say(f"resuming: {len(known.stored)} of {len(tasks)} runs already stored")
+            run_ids = dict(known.stored)
+            reused = _run_missing(store, session, [t for t in tasks if t.key not in run_ids],
+                                  config, console, executor, run_ids, known.earlier)
+        except KeyboardInterrupt:
+            stored = len(known.stored) if session is None else len(store.plan(session))
+            raise _interrupted(stored, len(tasks), config.db) from None
         records = {r.run_id: r for r in store.records(run_ids.values())}
         judged = judge(records[run_ids[t.key]] for t in tasks if t.key in run_ids)
-    return SuiteOutcome(judged, session, len(tasks), len(stored), reused, plan.invalid,
+    return SuiteOutcome(judged, session, len(tasks), len(known.stored), reused, plan.invalid,
                         plan.notes)
 
 
+def _interrupted(stored: int, planned: int, db: str | Path) -> SuiteInterrupted:
+    return SuiteInterrupted(f"interrupted: {stored} of {planned} runs are stored in {db}; the "
+                            f"same command resumes with the other {planned - stored}")
+
+
+def _known(store: Store, tasks: Sequence[Task], fresh: bool) -> _Known:
+    """The runs the plan resumes, and the answers its other boards can share, read (and
+    so checked) before anything is written; nothing with `fresh`."""
+    if fresh:
+        return _Known({}, {}, {})
+    stored = store.stored(t.key for t in tasks)
+    adopted = store.upgraded(t.key for t in tasks if t.key not in stored)
+    stored.update(adopted)
+    boards = dict.fromkeys(t.board_key for t in tasks if t.key not in stored)
+    shared = {board: run_id for board in boards
+              if (run_id := store.board_run(*board)) is not None}
+    records = {r.run_id: r for r in store.records([*stored.values(), *shared.values()])}
+    return _Known(stored, adopted, {board: records[run_id] for board, run_id in shared.items()})
+
+
 def _run_missing(store: Store, session: int, todo: list[Task], config: SuiteConfig,
-                 console: Console | None, executor: Executor, run_ids: dict[tuple, int]) -> int:
+                 console: Console | None, executor: Executor, run_ids: dict[RunKey, int],
+                 earlier: dict[tuple, RunRecord]) -> int:
     """Run (or reuse) every task in `todo`, storing each; return how many were reused."""
     groups: dict[tuple, list[Task]] = defaultdict(list)
     for task in todo:
@@ -133,14 +180,13 @@ def _run_missing(store: Store, session: int, todo: list[Task], config: SuiteConf
     reused = 0
     leaders = []
     for board_key, group in groups.items():
-        earlier = None if config.fresh else store.board_run(*board_key)
-        if earlier is None:
+        original = earlier.get(board_key)
+        if original is None:
             leaders.append(group[0])
             continue
-        original = store.records([earlier])[0]
         for task in group:
             run_ids[task.key] = store.add(session, task.key, _as_follower(original, task),
-                                          reused_from=earlier)
+                                          reused_from=original.run_id)
             reused += 1
     if not leaders:
         return reused
