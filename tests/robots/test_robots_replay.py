@@ -80,11 +80,11 @@ def _replay_text(recorded, **changes) -> str:
 
 
 @pytest.mark.parametrize("text, problem", [
-    ('{"format": "twinsolve-robots-replay",\n  "version": 1,,}', ":2:16: not a replay: bad JSON "),
-    ("", ":1:1: not a replay: bad JSON"),
+    ('{"format": "twinsolve-robots-replay",\n  "version": 1,,}', ":2:16: not valid JSON: "),
+    ("", ":1:1: not valid JSON"),
     ('[1, 2]', ': not a twinsolve replay (no "format": "twinsolve-robots-replay")'),
     ('{"format": "something-else"}', ': not a twinsolve replay'),
-    ("robots 3 3\n...\n", ":1:1: not a replay: bad JSON"),
+    ("robots 3 3\n...\n", ":1:1: not valid JSON"),
 ])
 def test_a_foreign_or_damaged_file_is_one_line_and_exit_2(tmp_path, text, problem):
     bad = tmp_path / "bad.json"
@@ -100,12 +100,14 @@ def test_a_foreign_or_damaged_file_is_one_line_and_exit_2(tmp_path, text, proble
 
 @pytest.mark.parametrize("changes, problem", [
     ({"version": 2}, "replay version 2 is not supported (this twinsolve reads 1)"),
-    ({"seed": -1}, "damaged replay: seed -1 is no whole number >= 0"),
-    ({"seed": "4"}, "damaged replay: seed '4' is no whole number >= 0"),
-    ({"moves": "RRQ"}, "damaged replay: its moves, character 3 is 'Q', not an action"),
-    ({"turns": {"0": 1}}, 'damaged replay: "turns" is no list of turns'),
-    ({"level": {"text": "robots 2 2\nP?\n"}}, "damaged replay: its level, line 2: "),
-    ({"level": "level-2.txt"}, "damaged replay: no level text"),
+    ({"seed": -1}, f"damaged replay: seed: -1 is not a whole number 0..{2**63 - 1}"),
+    ({"seed": "4"}, 'damaged replay: seed: "4" is not a whole number'),
+    ({"moves": "RRQ"}, "damaged replay: moves: character 3 is 'Q', not an action"),
+    ({"turns": {"0": 1}}, "damaged replay: turns: an object of 1 field is not a list"),
+    ({"level": {"name": "", "source": "", "text": "robots 2 2\nP?\n"}},
+     "damaged replay: its level, line 2: "),
+    ({"level": {"text": "robots 2 2\nP?\n"}}, "damaged replay: level.name: missing"),
+    ({"level": "level-2.txt"}, 'damaged replay: level: "level-2.txt" is not an object'),
 ])
 def test_a_damaged_replay_names_what_is_wrong(recorded, tmp_path, changes, problem):
     bad = tmp_path / "bad.json"
@@ -130,7 +132,7 @@ def test_a_damaged_replay_names_what_is_wrong(recorded, tmp_path, changes, probl
     (["--moves", "RR"], "play needs a LEVEL"),
     (["1", "--json"], "--json goes with --moves or --player"),
     (["1"], "the terminal game needs a terminal"),
-    (["--replay", str(LEVEL_2)], "not a replay: bad JSON"),
+    (["--replay", str(LEVEL_2)], "level-2.txt:1:1: not valid JSON"),
 ])
 def test_bad_play_arguments_are_one_line_and_exit_2(tmp_path, args, words):
     done = twinsolve("play", *args, cwd=tmp_path)

@@ -434,7 +434,7 @@ def test_a_damaged_replay_is_one_line_and_exit_2(session, tmp_path):
     viewer = session("play", "--replay", "bad.json")
     assert viewer.finish() == 2
     said = viewer.child.before.decode().strip().splitlines()  # curses never started
-    assert said == ["twinsolve: bad.json: damaged replay: turn 2: no 'player'"]
+    assert said == ["twinsolve: bad.json: damaged replay: turn 1: player: missing"]
 
 
 def test_a_terminal_that_cannot_move_the_cursor_is_refused(session):

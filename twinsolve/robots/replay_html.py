@@ -68,7 +68,9 @@ _DEFAULT_SPEED = 4
 
 
 def page(replay: dict[str, Any]) -> str:
-    """The HTML page that animates `replay` (a dict as `twinsolve.robots.replay.read` gives).
+    """The HTML page that animates `replay`: a dict as `twinsolve.robots.replay.read` gives
+    it, checked whole against the replay schema and its level, so every field drawn is there
+    and in range (a damaged file never gets this far).
 
     >>> from twinsolve.robots import level as levels, play, replay
     >>> level = levels.parse("robots 1 4\\nP*.E\\n")
@@ -103,7 +105,7 @@ def page_data(replay: dict[str, Any]) -> dict[str, Any]:
     """What the page embeds: the level's name and static map, the colours, and the frames
     (the start record the engine makes for the level and seed, then every recorded turn)."""
     level = level_of(replay)
-    about = replay.get("level", {})
+    about = replay["level"]
     start = start_record(new_game(level, replay["seed"]))
     return {"name": _level_name(about, level), "source": str(about.get("source") or ""),
             "seed": replay["seed"], "moves": replay["moves"], "rows": level.rows,

@@ -46,9 +46,10 @@ the timeline keeps it, replaying undos as a stack.
 
 `play(path, seed, record)` plays a level (`--record FILE` writes the replay
 of the attempt since the last restart when the player leaves); `watch(replay,
-source)` shows a replay read by `twinsolve.robots.replay.read`, after
-checking every record has the fields the screen draws (a damaged one is an
-`InstanceError` naming the file and the turn, never a traceback). Ctrl-C
+source)` shows a replay read by `twinsolve.robots.replay.read`, which has
+checked the whole file against the replay schema and its level (a damaged one
+is an `InstanceError` naming the file, the turn and the field, never a
+traceback), so every record has what the screen draws. Ctrl-C
 interrupts either at once (the CLI's "interrupted", no replay written).
 
 The smallest terminal (`minimum_size`) is the HUD's 31 columns and 15 rows
@@ -74,15 +75,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..core.errors import InstanceError, UsageError
+from ..core.errors import UsageError
 from ..core.instance_file import read_text
 from . import play as headless
 from . import replay as replays
-from .game import ACTIONS, UNDOS, Outcome
+from .game import UNDOS, Outcome
 from .level import Item, Level, RobotKind, Tile
 
-__all__ = ["play", "watch", "draw", "Frame", "Timeline", "Board", "Palette", "Role",
-           "minimum_size", "PANEL_WIDTH", "HUD_ROWS", "SIGHT_WINDOW", "BOX_COLUMNS", "SPEEDS"]
+__all__ = ["play", "watch", "replay_timeline", "draw", "Frame", "Timeline", "Board", "Palette",
+           "Role", "minimum_size", "PANEL_WIDTH", "HUD_ROWS", "SIGHT_WINDOW", "BOX_COLUMNS",
+           "SPEEDS"]
 
 PANEL_WIDTH = 31   # the HUD's columns: one margin and 30 for text
 HUD_ROWS = 15      # its essential lines (module docstring)
@@ -756,15 +758,20 @@ _WATCH_CARRY_ON = "Left / Home rewind   Q quit"
 
 def watch(replay: dict[str, Any], source: str) -> int:
     """Show `replay` (as `twinsolve.robots.replay.read` returns it) full screen. Returns 0."""
+    timeline = replay_timeline(replay, source)
+    _with_screen(lambda screen, palette: _watch_loop(screen, palette, timeline))
+    return 0
+
+
+def replay_timeline(replay: dict[str, Any], source: str) -> Timeline:
+    """What the viewer shows of `replay` (as `replay.read` returns it): the start record the
+    engine makes from its level and seed, then every recorded turn."""
     level = replays.level_of(replay, source)
-    _check_turns(replay["turns"], level, source)
-    name = replay["level"].get("name") if isinstance(replay["level"].get("name"), str) else ""
-    board = Board.of(level, name or Path(source).stem)
+    board = Board.of(level, replay["level"]["name"] or Path(source).stem)
     timeline = Timeline(board, headless.start_record(headless.new_game(level, replay["seed"])))
     for record in replay["turns"]:
         timeline.append(record)
-    _with_screen(lambda screen, palette: _watch_loop(screen, palette, timeline))
-    return 0
+    return timeline
 
 
 @dataclass
@@ -827,65 +834,6 @@ def _watch_key(at: _Watching, key: int, last: int) -> None:
         at.plans = not at.plans
     elif letter == "?":
         at.helping = True
-
-
-# -- checking a replay's records -----------------------------------------------------------------
-
-def _check_turns(records: list[dict[str, Any]], level: Level, source: str) -> None:
-    """Every record has what the screen draws, cells inside the level: else an
-    `InstanceError` naming the file and the turn (1 = the first)."""
-    for number, record in enumerate(records, start=1):
-        problem = _record_problem(record, level)
-        if problem is not None:
-            raise InstanceError(source, None, None, f"damaged replay: turn {number}: {problem}")
-
-
-def _record_problem(record: dict[str, Any], level: Level) -> str | None:
-    def cell(value: Any) -> bool:
-        return isinstance(value, list) and len(value) == 2 and all(_count(v) for v in value) \
-            and value[0] < level.rows and value[1] < level.cols
-
-    def cells(value: Any) -> bool:
-        return isinstance(value, list) and all(cell(v) for v in value)
-
-    def texts(value: Any) -> bool:
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-    checks: dict[str, Callable[[Any], bool]] = {
-        "tick": _count, "action": lambda v: isinstance(v, str) and v in ACTIONS and len(v) == 1,
-        "player": cell, "shards_left": _count, "exit_open": lambda v: isinstance(v, bool),
-        "shards": cells, "pickups": cells, "skill": lambda v: v is None or cell(v),
-        "emp": _count, "shield": _count, "silence": _count, "undos_left": _count,
-        "alarms": cells, "sight": cells, "events": texts,
-        "outcome": lambda v: v in {outcome.value for outcome in Outcome},
-        "robots": lambda v: isinstance(v, list) and all(_robot_ok(r, cell, cells) for r in v),
-        "doors": lambda v: isinstance(v, list) and all(
-            isinstance(d, dict) and cell(d.get("cell")) and isinstance(d.get("open"), bool)
-            for d in v),
-    }
-    for key, good in checks.items():
-        if key not in record:
-            return f"no {key!r}"
-        if not good(record[key]):
-            return f"bad {key!r}: {_short(record[key])}"
-    return None
-
-
-def _robot_ok(robot: Any, cell: Callable[[Any], bool], cells: Callable[[Any], bool]) -> bool:
-    return isinstance(robot, dict) and robot.get("kind") in ROBOT_GLYPHS \
-        and cell(robot.get("cell")) and isinstance(robot.get("intent"), str) \
-        and (robot.get("target") is None or cell(robot.get("target"))) \
-        and cells(robot.get("path")) and cells(robot.get("visited")) \
-        and _count(robot.get("stunned"))
-
-
-def _count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _short(value: Any, limit: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 # -- the terminal --------------------------------------------------------------------------------
