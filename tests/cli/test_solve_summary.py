@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, twinsolve
 
+from twinsolve.cli import main
 from twinsolve.core.limits import Limits
 from twinsolve.core.registry import puzzle, summary_module
 from twinsolve.core.result import Status
@@ -72,20 +73,51 @@ def test_a_3000_square_compact_board_summarises_to_the_optimum(tmp_path):
                                                                      best.objective, True)
 
 
-def test_a_board_with_a_kernel_summarises_as_feasible(tmp_path):
-    assert hand.kernel_dimension(1991, 1991) > 0
-    write(tmp_path, "k.txt", "lightsout 1991 1991 lights all\n")
-    write(tmp_path, "five.txt", "lightsout 5 5 lights all\n")
-    proc = twinsolve("solve", "k.txt", "five.txt", "--summary", "--json", cwd=tmp_path)
-    assert proc.returncode == 0
-    kernel, five = json_lines(proc)
-    for line in (kernel, five):
-        assert line["status"] == "feasible" and line["verified"] is True
-        assert line["solution"] is None and line["stats"]["nullity"] > 0
-    # The full solve proves 15 the fewest on 5 x 5; the summary's is a solution, not less.
-    assert five["objective"] >= 15
-    [full] = json_lines(twinsolve("solve", "five.txt", "--json", cwd=tmp_path))
-    assert (full["status"], full["objective"]) == ("optimal", 15)
+# The board (`generate lightsout --size 5x5 --difficulty hard`, seed 0): nullity 2,
+# the particular solution 12 presses, the fewest 10.
+HARD = ("# expect-unique: true\n# expect-objective: 10\nlightsout 5 5\n"
+        "00111\n10010\n01000\n00101\n11010\n")
+
+
+def test_a_board_that_fits_summarises_to_the_full_solves_answer(tmp_path, capsys):
+    write(tmp_path, "hard.txt", HARD)
+    assert main(["solve", str(tmp_path / "hard.txt"), "--json"]) == 0
+    [full] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert main(["solve", str(tmp_path / "hard.txt"), "--json", "--summary"]) == 0
+    [summary] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (full["status"], full["objective"]) == ("optimal", 10)
+    for key in ("status", "objective", "verified", "unique"):
+        assert summary[key] == full[key]
+    assert summary["solution"] is None and summary["summary"] is True
+    assert main(["solve", str(tmp_path / "hard.txt"), "--summary"]) == 0
+    assert "hand: optimal, objective 10, verified" in capsys.readouterr().out
+
+
+def test_a_board_too_large_with_a_kernel_says_why_its_presses_are_not_the_fewest(tmp_path,
+                                                                                  capsys):
+    assert hand.kernel_dimension(5004, 4) == 4
+    path = str(write(tmp_path, "k.txt", "lightsout 5004 4 lights all\n"))
+    assert main(["solve", path, "--summary", "--json"]) == 0
+    [line] = [json.loads(text) for text in capsys.readouterr().out.splitlines()]
+    assert (line["status"], line["verified"], line["solution"]) == ("feasible", True, None)
+    assert line["stats"]["nullity"] == 4
+    assert line["message"] == ("fewest presses not proven: the board has a kernel of "
+                               "nullity 4 and the summary does not search it")
+    assert main(["solve", path, "--summary"]) == 0
+    text = capsys.readouterr().out
+    assert "hand: feasible" in text and "fewest presses not proven" in text
+
+
+def test_a_feasible_answer_worse_than_the_file_says_the_optimum_is_not_proven(tmp_path,
+                                                                              capsys):
+    write(tmp_path, "hard.txt", HARD)
+    path = str(tmp_path / "hard.txt")
+    assert main(["solve", path, "--backend", "hand:minimise=false", "--json"]) == 0
+    [line] = [json.loads(text) for text in capsys.readouterr().out.splitlines()]
+    assert (line["status"], line["objective"], line["verified"]) == ("feasible", 12, True)
+    assert line["message"].startswith("optimum not proven: objective 12, the file expects 10")
+    assert main(["solve", path, "--backend", "hand:minimise=false", "--summary"]) == 0
+    assert "optimum not proven: objective 12, the file expects 10" in capsys.readouterr().out
 
 
 def test_the_text_summary_is_the_answer_line_without_the_board(tmp_path):
@@ -249,10 +281,16 @@ def test_the_summary_agrees_with_the_full_solve(rows, cols, sigma):
     full = run(board, "hand")
     summary = run(board, "hand", summary=True)
     assert summary.solution is None and summary.verified
+    assert (summary.status, summary.objective) == (full.status, full.objective)
+    # The streamed summary itself, which only boards too large for the full solve take:
+    # the fewest presses where the board has no kernel, a solution no better otherwise.
+    streamed = summary_module(puzzle("lightsout").backend("hand")).summary(board, Limits())
+    assert streamed.solution is None and streamed.verified
     if full.stats.counters["nullity"] == 0:
-        assert (summary.status, summary.objective) == (Status.OPTIMAL, full.objective)
+        assert (streamed.status, streamed.objective) == (Status.OPTIMAL, full.objective)
     else:
-        assert summary.status is Status.FEASIBLE and summary.objective >= full.objective
+        assert streamed.status is Status.FEASIBLE and streamed.objective >= full.objective
+        assert streamed.message.startswith("fewest presses not proven: the board has a kernel")
 
 
 def test_run_takes_the_summary_for_a_board_too_large_and_only_then():

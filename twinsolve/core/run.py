@@ -15,9 +15,11 @@ boards over 5000 a side) take the back-end's summary instead
 summary checks its answer itself, with the puzzle's streamed checker, and
 returns no solution. A back-end without a summary for such a board gets
 `unsupported` with the reason (`size_refusal`), before anything is
-allocated. `run(..., summary=True)` (`solve --summary`) asks for the
-summary at any size, and falls back to the full run, its solution left out,
-where the back-end has none.
+allocated. `run(..., summary=True)` (`solve --summary`) leaves the
+solution out: a board the full run can hold takes the full run, so its
+answer is the one without `summary` (the fewest presses of a board with a
+kernel, which the streamed summary cannot search); only a board too large
+for it takes the summary.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import os
 import stat
 from typing import Any
 
-from .errors import InstanceError, UsageError
+from .errors import InstanceError, UsageError, quoted
 from .instance_file import read_layout, read_text
 from .limits import Limits
 from .registry import (
@@ -71,7 +73,7 @@ def _unknown_puzzle(word: str) -> str:
     close = [name for name in names if name == word.lower()]
     close = close or difflib.get_close_matches(word.lower(), names, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
-    return f"unknown puzzle {word[:40]!r} in header{hint} (puzzles: {', '.join(names)})"
+    return f"unknown puzzle {quoted(word)} in header{hint} (puzzles: {', '.join(names)})"
 
 
 _NOT_REGULAR = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
@@ -238,10 +240,11 @@ def run(instance: Any, backend: str = "hand", limits: Limits | None = None,
     """Run back-end spec `backend` (e.g. `"sat:glucose4"`) on `instance`, verified.
 
     With `catch`, an exception inside the back-end becomes status `error`.
-    `summary`: True takes the back-end's summary where it has one for the
-    instance (no solution: the summary checked it), else the full run with
-    the solution left out; None (the default) takes the summary exactly for
-    an instance too large to hold; False never (module docstring).
+    `summary`: the back-end's summary (no solution: the summary checked it)
+    is taken exactly for an instance too large to hold, unless False, which
+    refuses such an instance; True also leaves the full run's solution out,
+    so a board that fits gets the same answer as without it (module
+    docstring).
     """
     chosen, limits = _prepared(instance, backend, limits)
     # Before anything runs, and whatever the instance: the same refusals as a bench plan.
@@ -252,11 +255,12 @@ def run(instance: Any, backend: str = "hand", limits: Limits | None = None,
     refused = size_refusal(instance, backend, limits, summary)
     if refused:
         return Result(Status.UNSUPPORTED, message=refused)
-    if summary is None:
-        summary = too_large(instance) is not None
-    if summary and summary_problem(chosen, instance, limits) is None:
+    if too_large(instance) is not None:
+        # Only the summary holds it (size_refusal let it through): a board the full run
+        # holds takes the full run even with summary=True, so the answer does not change
+        # (a streamed summary cannot search a kernel for the fewest presses).
         module = summary_module(chosen)
-        assert module is not None  # summary_problem says it has one
+        assert module is not None  # size_refusal says it has one
         return _limited(lambda: _summary_checked(module.summary(instance, limits)), limits,
                         catch)
     result = _limited(lambda: _solved_and_checked(chosen, instance, limits), limits, catch)

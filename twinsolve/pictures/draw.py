@@ -15,6 +15,15 @@ solution picture without solving. Nor has a board too large to hold its
 solution (`registry.too_large`: a `lights all` board over 5000 a side): it
 is not solved for a picture, and its picture is the puzzle's one-line
 summary of a grid too large to draw.
+
+Without a solution, an item's `Answer` says why, and tells a proof from a
+limit: `unsat` (with the back-end's reason when it gives one: `hand` proved
+the puzzle has no solution) is not "no solution within S s" (a time-out,
+nothing proven). So `render --solution` writes no solution picture of an
+unsolvable puzzle (a note says `unsat`), but draws a timed-out one without
+its answer, as it says; and a sheet refuses an unsolvable puzzle unless
+asked to include it (`include_unsolvable`: its solution box then says "no
+solution (proven)").
 """
 
 from __future__ import annotations
@@ -31,12 +40,14 @@ from ..core.canvas import Drawing
 from ..core.errors import InstanceError, UsageError
 from ..core.instance_file import header_words
 from ..core.limits import Limits
+from ..core.result import Result, Status
 from ..core.run import file_problem, run
 from ..core.sources import instances
 
-__all__ = ["Item", "gather", "solution_of", "draw", "file_names", "ROBOTS"]
+__all__ = ["Item", "Answer", "gather", "answer_of", "draw", "file_names", "ROBOTS"]
 
 ROBOTS = "robots"  # the header word of a stealth-game level
+UNSOLVABLE_ON_SHEET = "no solution (proven)"  # a sheet's box for a puzzle proven unsolvable
 
 
 @dataclass(frozen=True)
@@ -107,10 +118,22 @@ def gather(sources: list[str]) -> list[Item]:
     return items
 
 
-def solution_of(item: Item, solve: bool, timeout: float) -> Any | None:
-    """The item's solution to draw (module docstring), or None."""
+@dataclass(frozen=True)
+class Answer:
+    """An item's verified `solution` to draw, or None and `why` there is none; `unsolvable`
+    when that is proven (the back-end answered `unsat`), not a limit reached; `brief`, the
+    words a sheet's solution box shows instead."""
+
+    solution: Any | None
+    why: str | None = None
+    unsolvable: bool = False
+    brief: str = "no solution known"
+
+
+def answer_of(item: Item, solve: bool, timeout: float) -> Answer:
+    """The item's solution to draw, or why there is none (module docstring)."""
     if item.is_level:
-        return None
+        return Answer(None)
     entry = registry.puzzle_of(item.thing)
     known = item.meta.get("expect-solution")
     if known is not None:
@@ -119,10 +142,26 @@ def solution_of(item: Item, solve: bool, timeout: float) -> Any | None:
         if problems:
             raise InstanceError(item.label, None, None,
                                 f"its expect-solution is wrong: {problems[0]}")
-        return solution
-    if not solve or registry.too_large(item.thing):
-        return None  # too large: its summary run would hold no solution to draw
-    return run(item.thing, "hand", Limits(timeout=timeout)).solution
+        return Answer(solution)
+    if not solve:
+        return Answer(None)
+    big = registry.too_large(item.thing)
+    if big:  # its summary run would hold no solution to draw
+        return Answer(None, f"{big}, so no solution to draw")
+    return _answer_of_run(run(item.thing, "hand", Limits(timeout=timeout)), timeout)
+
+
+def _answer_of_run(result: Result, timeout: float) -> Answer:
+    """A run's answer as a picture needs it: only a verified solution is drawn."""
+    because = f": {result.message}" if result.message else ""
+    if result.verified and result.solution is not None:
+        return Answer(result.solution)
+    if result.status is Status.UNSAT:
+        return Answer(None, f"unsat{because}", unsolvable=True, brief=UNSOLVABLE_ON_SHEET)
+    if result.status is Status.TIMEOUT:
+        within = f"no solution within {timeout:g} s"
+        return Answer(None, within, brief=within)
+    return Answer(None, f"no solution: hand answered {result.status.value}{because}")
 
 
 def draw(item: Item, solution: Any | None = None) -> Drawing:
@@ -164,39 +203,49 @@ def check_picture_path(path: str, fmt: str | None = None) -> str:
 def render_files(items: list[Item], out: str, fmt: str, with_solution: bool,
                  timeout: float) -> tuple[list[Path], list[str]]:
     """Write one picture per item into folder `out` (created when missing): `STEM.FMT`,
-    or `STEM-solution.FMT` with the solution drawn in (module docstring). Every picture
-    is drawn before the first is written, so a failure leaves no partial set. Returns the
-    files and a note per item drawn without the solution asked for."""
+    or `STEM-solution.FMT` with the solution drawn in (module docstring), none for a
+    puzzle proven unsolvable. Every picture is drawn before the first is written, so a
+    failure leaves no partial set. Returns the files and a note per item drawn without
+    the solution asked for, or not drawn."""
     from ..core.atomic import output_folder
     from ..core.canvas import encode
 
     suffix = f"-solution.{fmt}" if with_solution else f".{fmt}"
     pictures, notes = [], []
-    for item in items:
-        solution = solution_of(item, solve=True, timeout=timeout) \
-            if with_solution and not item.is_level else None
-        if with_solution and solution is None and not item.is_level:
-            big = registry.too_large(item.thing)
-            notes.append(f"{item.label}: {big}, so no solution to draw; drawn without one"
-                         if big else
-                         f"{item.label}: no solution within {timeout:g} s; drawn without one")
-        pictures.append(encode(draw(item, solution), fmt, title=item.name))
+    for item, name in zip(items, file_names(items, suffix), strict=True):
+        answer = answer_of(item, solve=True, timeout=timeout) if with_solution else Answer(None)
+        if answer.unsolvable:
+            notes.append(f"{item.label}: {answer.why}; no solution picture written")
+            continue
+        if answer.why:
+            notes.append(f"{item.label}: {answer.why}; drawn without one")
+        pictures.append((name, encode(draw(item, answer.solution), fmt, title=item.name)))
     folder = output_folder(Path(out))
-    written = []
-    for data, name in zip(pictures, file_names(items, suffix), strict=True):
-        written.append(write_bytes(folder / name, data))
-    return written, notes
+    return [write_bytes(folder / name, data) for name, data in pictures], notes
 
 
 def sheet_file(items: list[Item], out: str, per_page: int, with_solutions: bool,
-               timeout: float, title: str = "twinsolve puzzles") -> Path:
-    """Write the printable sheet of `items` to the PDF `out` (`pictures.sheet`)."""
+               timeout: float, title: str = "twinsolve puzzles",
+               include_unsolvable: bool = False) -> Path:
+    """Write the printable sheet of `items` to the PDF `out` (`pictures.sheet`).
+
+    Every puzzle is solved (within `timeout`, unless its file gives the solution), with
+    or without `with_solutions`, so that a puzzle proven unsolvable is refused, one line
+    each and nothing written, unless `include_unsolvable`."""
     from ..core.canvas import pdf_pages
     from .sheet import Entry, pages
 
+    answers = [answer_of(item, solve=True, timeout=timeout) for item in items]
+    refused = [f"{item.label}: {answer.why}: a sheet holds puzzles with a solution "
+               f"(--include-unsolvable prints it, as '{UNSOLVABLE_ON_SHEET}')"
+               for item, answer in zip(items, answers, strict=True)
+               if answer.unsolvable and not include_unsolvable]
+    if refused:
+        raise UsageError("\n".join(refused))
     entries = []
-    for item in items:
-        solution = solution_of(item, solve=True, timeout=timeout) if with_solutions else None
+    for item, answer in zip(items, answers, strict=True):
+        solution = answer.solution if with_solutions else None
         entries.append(Entry(item.name, item.level, draw(item),
-                             draw(item, solution) if solution is not None else None))
+                             draw(item, solution) if solution is not None else None,
+                             answer.brief))
     return write_bytes(out, pdf_pages(pages(entries, per_page, with_solutions, title)))

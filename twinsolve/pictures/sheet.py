@@ -5,9 +5,10 @@ with its name and level above it, `per_page` to a page (laid out in the
 grid of columns and rows that wastes least space: 1, 2 = 1x2, 4 = 2x2,
 6 = 2x3, 9 = 3x3, ...), each picture scaled down (never up beyond its own
 size) to fit its box; then, when asked, the solutions under the same
-numbers on the last pages. Every page carries its number ("page 2 of 5")
-and the sheet's title. The pages are `core.canvas` drawings, written as
-one PDF by `canvas.pdf_pages`.
+numbers on the last pages, where a puzzle without one says why ("no
+solution (proven)", "no solution within 60 s"). Every page carries its
+number ("page 2 of 5") and the sheet's title. The pages are `core.canvas`
+drawings, written as one PDF by `canvas.pdf_pages`.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ class Entry:
     name: str
     level: str
     puzzle: Drawing
-    solution: Drawing | None  # None: no solution known (it says so on the solution pages)
+    solution: Drawing | None  # None: no solution to show; `missing` says why instead
+    missing: str = "no solution known"  # or "no solution (proven)", "no solution within 60 s"
 
 
 def grid_of(per_page: int) -> tuple[int, int]:
@@ -48,7 +50,7 @@ def grid_of(per_page: int) -> tuple[int, int]:
     return cols, math.ceil(per_page / cols)
 
 
-def _page(title: str, number: int, total: int, boxes: list[tuple[str, Drawing | None]],
+def _page(title: str, number: int, total: int, boxes: list[tuple[str, Drawing | str]],
           per_page: int) -> Drawing:
     page = Drawing(*A4, background="#ffffff")
     page.text(MARGIN, MARGIN + HEADER / 2 - 2, title, size=4.2, anchor="start", bold=True)
@@ -66,8 +68,8 @@ def _page(title: str, number: int, total: int, boxes: list[tuple[str, Drawing | 
         page.text(x, y + CAPTION / 2, caption, size=min(3.6, box_w / max(len(caption), 1) * 1.8),
                   anchor="start", bold=True)
         room_h = box_h - CAPTION
-        if drawing is None:
-            page.text(x + box_w / 2, y + CAPTION + room_h / 2, "no solution known", size=3.2,
+        if isinstance(drawing, str):  # no solution to show: why not
+            page.text(x + box_w / 2, y + CAPTION + room_h / 2, drawing, size=3.2,
                       fill="#777777")
             continue
         scale = min(1.0, box_w / drawing.width, room_h / drawing.height)
@@ -84,7 +86,8 @@ def pages(entries: list[Entry], per_page: int = 4, solutions: bool = False,
     if not 1 <= per_page <= MAX_PER_PAGE:
         raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, got {per_page}")
     puzzles = [(f"{n}. {e.name} ({e.level})", e.puzzle) for n, e in enumerate(entries, 1)]
-    answers = [(f"{n}. {e.name}: solution", e.solution) for n, e in enumerate(entries, 1)]
+    answers = [(f"{n}. {e.name}: solution", e.missing if e.solution is None else e.solution)
+               for n, e in enumerate(entries, 1)]
     chunks = [(title, puzzles[i:i + per_page]) for i in range(0, len(puzzles), per_page)]
     if solutions:
         chunks += [(f"{title}: solutions", answers[i:i + per_page])

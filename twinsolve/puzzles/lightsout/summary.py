@@ -10,11 +10,15 @@ the check's verdict, never the grid. So it handles what that method
 handles, GF(2) boards without torus (`sigma` or not), at any size a file
 allows (`rules.COMPACT_MAX_SIDE`); the all-on 100,000 x 100,000 board takes
 about 8 s and 30 MB. A board with a kernel (nullity > 0) gets `feasible`:
-a solution, not the fewest (the coset search needs every kernel grid).
+a solution, not the fewest (the coset search needs every kernel grid), and
+its message says so and why (`NOT_PROVEN`).
 
-`supports` says why a board or an option is not for the summary (torus,
-mod K, `method=elimination`); the caller then takes the full solve where
-the board fits (`rules.too_large`), and refuses it where it does not.
+`core.run.run` takes the summary only for a board too large for the full
+solve (`rules.too_large`); a board that fits takes the full solve, even
+under `solve --summary`, so its answer (the fewest presses) does not depend
+on the flag. `supports` says why a board or an option is not for the
+summary (torus, mod K, `method=elimination`); such a board too large for
+the full solve is refused.
 """
 
 from __future__ import annotations
@@ -24,7 +28,11 @@ from ...core.result import Result, Status
 from .hand import METHODS, solve_summary
 from .rules import Instance, every_light_on, light_rows
 
-__all__ = ["supports", "summary"]
+__all__ = ["supports", "summary", "NOT_PROVEN"]
+
+# The message of a `feasible` summary: what is not proven, and why.
+NOT_PROVEN = ("fewest presses not proven: the board has a kernel of nullity {nullity} and "
+              "the summary does not search it")
 
 
 def supports(instance: Instance, limits: Limits) -> str | None:
@@ -57,4 +65,8 @@ def summary(instance: Instance, limits: Limits) -> Result:
     # None: every light on, which solve_summary builds as one int repeated; otherwise one
     # int per row, rows shared by several rows read once (`light_rows`).
     lights = None if every_light_on(instance) else list(light_rows(instance))
-    return solve_summary(instance.rows, instance.cols, lights, instance.sigma, limits)
+    result = solve_summary(instance.rows, instance.cols, lights, instance.sigma, limits)
+    if result.status is Status.FEASIBLE and result.message is None:
+        nullity = result.stats.counters["nullity"]
+        return result.with_(message=NOT_PROVEN.format(nullity=nullity))
+    return result
