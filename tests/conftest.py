@@ -20,6 +20,7 @@ import signal
 import stat
 import subprocess
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -243,8 +244,80 @@ def sigint_handler_unchanged() -> Iterator[None]:
         pytest.fail(f"the test left SIGINT handled by {after!r} (it found {before!r})")
 
 
+@pytest.fixture(autouse=True)
+def no_terminal_size_in_the_environment(monkeypatch) -> None:
+    """Every test starts without COLUMNS and LINES: the curses tests' ncurses writes them
+    into the process's environment, and a later in-process command on the same worker
+    would then lay its output out for that terminal. A test that wants a width sets it."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
+
+
 def twinsolve(*args: str, cwd: Path | str | None = None) -> subprocess.CompletedProcess[str]:
     """The `twinsolve` command as a user runs it: a fresh interpreter, text output, no
     terminal on stdin (so the terminal game refuses, as it must without one)."""
     return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
                           text=True, timeout=300, cwd=cwd, stdin=subprocess.DEVNULL)
+
+
+# ---------------------------------------------------------------- output paths
+
+@contextlib.contextmanager
+def fifo_reader(path: Path) -> Iterator[dict[str, bytes]]:
+    """Read the FIFO at `path` from a thread; `got["data"]` holds what arrived once the
+    block ends. A reader still waiting for a writer (nothing was written) is let go."""
+    got: dict[str, bytes] = {}
+
+    def read() -> None:
+        with open(path, "rb") as handle:
+            got["data"] = handle.read()
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    try:
+        yield got
+    finally:
+        if "data" not in got:
+            thread.join(timeout=0.2)
+        if thread.is_alive():  # still in open(): a writer that opens and closes releases it
+            with contextlib.suppress(OSError):
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(timeout=10)
+        assert not thread.is_alive()
+
+
+def device_twin(folder: Path, name: str) -> Path:
+    """A character device like /dev/NAME (null: discards; full: fails with ENOSPC) for a
+    test to write to. As root, a twin made with mknod in `folder`: root could replace the
+    real node if a write went wrong, which is the very fault these tests look for (a run
+    against the old writer turned /dev/null into a plain file). Otherwise the real one,
+    which a user cannot replace."""
+    real = Path("/dev") / name
+    if not real.exists():
+        pytest.skip(f"no {real} here")
+    if not os.access("/dev", os.W_OK):
+        return real
+    twin = folder / f"dev-{name}"
+    try:
+        os.mknod(twin, stat.S_IFCHR | 0o666, os.stat(real).st_rdev)
+        twin.chmod(0o666)
+        with open(twin, "wb"):  # a file system mounted nodev refuses to open it
+            pass
+    except OSError as exc:
+        pytest.skip(f"cannot make a twin of {real} ({exc.strerror}); the real one is at risk")
+    return twin
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, bytes | str | None]]:
+    """Every entry under `folder`: its mode and content (a link's target, a file's bytes),
+    to show that a refused write changed nothing."""
+    seen: dict[str, tuple[int, bytes | str | None]] = {}
+    for path in sorted(folder.rglob("*")):
+        info = path.lstat()
+        content: bytes | str | None = None
+        if stat.S_ISLNK(info.st_mode):
+            content = os.readlink(path)
+        elif stat.S_ISREG(info.st_mode):
+            content = path.read_bytes()
+        seen[str(path.relative_to(folder))] = (info.st_mode, content)
+    return seen

@@ -2,7 +2,7 @@
 
     twinsolve list
     twinsolve solve PATH... [--backend NAME | --all] [--unique] [--count] [--timeout S] [--json]
-                    [--summary] [--svg OUT.svg] [--png OUT.png] [--pdf OUT.pdf]
+                    [--summary] [--skip-invalid] [--svg OUT.svg] [--png OUT.png] [--pdf OUT.pdf]
     twinsolve bench PATH... [--backends a,b,c] [--timeout S] [--memory MB] [--jobs N]
                     [--repeat N] [--db FILE] [--executor local|dask] [--scheduler ADDR]
                     [--quick] [--quiet]
@@ -12,9 +12,10 @@
                        [--symmetric] [--presses K] [--flips K] [--pieces K] [--length K]
                        [--variant NAME] [--option NAME=VALUE] [--jobs N] [--timeout S]
                        --out DIR [--sheet OUT.pdf]
-    twinsolve grade PATH... [--timeout S] [--json]
+    twinsolve grade PATH... [--timeout S] [--json] [--skip-invalid]
     twinsolve render PATH... --out DIR [--format svg|png|pdf] [--solution] [--timeout S]
     twinsolve sheet FILES... --out OUT.pdf [--per-page N] [--solutions] [--title T]
+                    [--include-unsolvable] [--timeout S]
     twinsolve play [LEVEL] [--moves M | --player greedy|evasive] [--seed S] [--json]
                    [--record FILE]
     twinsolve play --replay FILE [--verify | --html OUT.html]
@@ -23,7 +24,8 @@ Exit codes: 0 all good; 1 a run failed or was wrong (for `solve`: error,
 crash, memout or timeout; for `bench`, where time-outs are measurements:
 error, crash or wrong); 2 bad input or usage, reported as one line naming
 the file, line and problem (several bad files: one such line each); 130
-interrupted (Ctrl-C), said as `twinsolve: interrupted`.
+interrupted (Ctrl-C), said as `twinsolve: interrupted` (`bench` adds how
+many of its runs are stored and that the same command resumes the rest).
 
 `solve` runs each back-end for at most 60 s unless `--timeout` says
 otherwise, and judges every answer against the file's `expect-*` metadata
@@ -33,11 +35,14 @@ checked (`--timeout nan`, `inf`, `0` and `-0` are refused). Output survives
 names that are not UTF-8: they print as backslash escapes.
 
 `solve --summary` reports each answer (status, objective, stats, verified)
-without its solution: by the back-end's summary where it has one (Lights
-Out's `hand`, which never holds the press grid), else by the full run with
-the solution left out. A board too large for the full run (a `lights all`
-board over 5000 a side) is refused up front, one line and exit 2, unless
-`--summary` is given and the back-end can summarise it.
+without its solution: the full run with the solution left out, so the
+answer is the one without `--summary`. A board too large for the full run
+(a `lights all` board over 5000 a side) takes the back-end's summary
+(Lights Out's `hand`, which never holds the press grid); without
+`--summary`, or with a back-end that cannot summarise it, it is refused up
+front, one line and exit 2. A `feasible` answer worse than the file's
+expect-objective is not wrong; its message says the optimum is not proven
+and why.
 """
 
 from __future__ import annotations
@@ -55,7 +60,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import __version__
-from .core.errors import InstanceError, UsageError
+from .core.errors import QUOTE_LIMIT, InstanceError, UsageError, quoted
 from .core.generation import FLAG_OPTIONS
 from .core.instance_file import ascii_int
 from .core.limits import MAX_SEED, Limits, seconds_problem
@@ -63,7 +68,7 @@ from .core.registry import generator as registry_generator
 from .core.registry import puzzle_of, puzzles, too_large
 from .core.result import Result, Status
 from .core.run import run, size_refusal
-from .core.sources import instances
+from .core.sources import checked, instances
 
 __all__ = ["main"]
 
@@ -73,25 +78,47 @@ SOLVE_TIMEOUT = 60.0  # seconds per run of `solve`: a forgotten --timeout never 
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors as one line and exit code 2."""
+    """argparse that reports usage errors as one line and exit code 2, quoting what the
+    user typed short (`core.errors.quoted`), as every message does."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         # main() prefixes "twinsolve: "; say which command only below the top level.
         command = self.prog.removeprefix(PROG).strip()
         raise UsageError(f"{command}: {message}" if command else message)
 
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            shown = " ".join(extra)
+            self.error(f"unrecognized arguments: "
+                       f"{shown if len(shown) <= QUOTE_LIMIT else quoted(shown)}")
+        return parsed
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(map(repr, action.choices))
+            raise argparse.ArgumentError(action, f"invalid choice: {quoted(value)} "
+                                                 f"(choose from {choices})")
+
+
+MAX_COUNT = 10**18 - 1  # the largest count, number of jobs, megabytes or session number
+# Digits a generator option or size may have: its range is the generator's to check and
+# to state ("--modulus must be one of 2, 3, 5, 7"), so the type only reads the number.
+_OPTION_DIGITS = 30
+
 
 def _positive_int(text: str) -> int:
-    value = ascii_int(text, max_digits=18)
+    value = ascii_int(text.strip(), max_digits=18)
     if value is None or value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 1: {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a whole number 1..{MAX_COUNT}: "
+                                         f"{quoted(text)}")
     return value
 
 
 def _per_page(text: str) -> int:
-    value = ascii_int(text, max_digits=3)
+    value = ascii_int(text.strip(), max_digits=3)
     if value is None or not 1 <= value <= 30:
-        raise argparse.ArgumentTypeError(f"must be a whole number 1..30: {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a whole number 1..30: {quoted(text)}")
     return value
 
 
@@ -100,45 +127,54 @@ def _positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number: {quoted(text)}") from None
     why = seconds_problem(value, zero=False)
     if why:
-        raise argparse.ArgumentTypeError(f"{why}: {text!r}")
+        raise argparse.ArgumentTypeError(f"{why}: {quoted(text)}")
     return value
 
 
+def _option_number(text: str) -> int | None:
+    """The whole number (either sign) a generator option or size spells, else None."""
+    return ascii_int(text.strip(), max_digits=_OPTION_DIGITS)
+
+
 def _size(text: str) -> tuple[int, int]:
-    """`10x10` (or `10`, a square) as (rows, cols), each a whole number >= 1."""
-    parts = text.lower().split("x")
-    values = [ascii_int(part.strip()) for part in parts]
+    """`10x10` (or `10`, a square) as (rows, cols): whole numbers, whose range the
+    puzzle's generator checks and states ("a generated Cave has 1..50 rows")."""
+    values = [_option_number(part) for part in text.lower().split("x")]
     if len(values) == 1:
         values *= 2
-    if len(values) != 2 or any(v is None or v < 1 for v in values):
-        raise argparse.ArgumentTypeError(f"use ROWSxCOLS with whole numbers >= 1, e.g. 10x10: "
-                                         f"{text!r}")
+    if len(values) != 2 or None in values:
+        raise argparse.ArgumentTypeError(f"use ROWSxCOLS with whole numbers, e.g. 10x10: "
+                                         f"{quoted(text)}")
     return values[0], values[1]
 
 
 def _seed(text: str) -> int:
-    value = ascii_int(text, max_digits=19)
+    value = ascii_int(text.strip(), max_digits=19)
     if value is None or not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"must be a whole number 0..2**63-1: {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a whole number 0..2**63-1: {quoted(text)}")
     return value
 
 
 def _key_value(text: str) -> tuple[str, int | str]:
-    """`NAME=VALUE`: a whole number >= 0 when VALUE is one, else the word."""
+    """`NAME=VALUE`: a whole number when VALUE is one, else the word (the generator
+    checks both and states the range)."""
     name, eq, value = text.partition("=")
     if not eq or not name.strip() or not value.strip():
-        raise argparse.ArgumentTypeError(f"use NAME=VALUE, e.g. goal=all: {text!r}")
-    number = ascii_int(value.strip(), max_digits=9)
+        raise argparse.ArgumentTypeError(f"use NAME=VALUE, e.g. goal=all: {quoted(text)}")
+    number = _option_number(value)
     return name.strip(), value.strip() if number is None else number
 
 
 def _whole_option(text: str) -> int:
-    value = ascii_int(text, max_digits=9)
-    if value is None or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 0: {text!r}")
+    """A generator's whole-number option: read here, its range checked and stated by the
+    generator (`--presses 0`: "--presses must be 1..20")."""
+    value = _option_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"must be a whole number (at most {_OPTION_DIGITS} "
+                                         f"digits): {quoted(text)}")
     return value
 
 
@@ -163,6 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"seconds per run, model building included "
                             f"(default {SOLVE_TIMEOUT:g})")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
+    solve.add_argument("--skip-invalid", action="store_true",
+                       help="solve the valid instance files, list the invalid ones")
     solve.add_argument("--summary", action="store_true",
                        help="status, objective, stats and the check, without the solution "
                             "(boards too large to print: Lights Out 'lights all')")
@@ -189,6 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.add_argument("--solutions", action="store_true",
                        help="the solutions on the last pages")
     sheet.add_argument("--title", default="twinsolve puzzles", help="the title on every page")
+    sheet.add_argument("--include-unsolvable", action="store_true",
+                       help="print a puzzle proven unsolvable (refused otherwise); its "
+                            "solution box says 'no solution (proven)'")
     sheet.add_argument("--timeout", type=_positive_float, metavar="S", default=SOLVE_TIMEOUT,
                        help=f"seconds per hand solve (default {SOLVE_TIMEOUT:g})")
 
@@ -261,6 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--timeout", type=_positive_float, metavar="S", default=SOLVE_TIMEOUT,
                        help=f"seconds per file (default {SOLVE_TIMEOUT:g})")
     grade.add_argument("--json", action="store_true", help="one JSON object per line")
+    grade.add_argument("--skip-invalid", action="store_true",
+                       help="grade the valid instance files, list the invalid ones")
 
     play = commands.add_parser("play", help="play a stealth-game level, or watch a replay")
     play.add_argument("level", metavar="LEVEL", nargs="?",
@@ -372,19 +415,43 @@ def _describe(backend: str, result: Result) -> str:
 
 def _against_file(instance: Any, result: Result) -> Result:
     """The answer marked `wrong` when it contradicts the file's `expect-*` metadata, with
-    the reason bench gives (twinsolve.bench.verdict)."""
+    the reason bench gives (twinsolve.bench.verdict); a `feasible` answer worse than the
+    file's expect-objective is no contradiction, but its message says it is not proven."""
     from .bench.verdict import against_metadata
 
-    why = against_metadata(dict(getattr(instance, "meta", ())), result)
-    return result if why is None else result.with_(status=Status.WRONG, message=why)
+    meta = dict(getattr(instance, "meta", ()))
+    why = against_metadata(meta, result)
+    if why is not None:
+        return result.with_(status=Status.WRONG, message=why)
+    expected = ascii_int(meta.get("expect-objective"))
+    if result.status is Status.FEASIBLE and expected is not None \
+            and result.objective is not None and result.objective > expected:
+        reason = result.message or ("the back-end gave no reason (a search stopped at its "
+                                    "time or node limit answers with its best so far)")
+        return result.with_(message=f"optimum not proven: objective {result.objective}, the "
+                                    f"file expects {expected}; {reason}")
+    return result
+
+
+def _valid_instances(paths: list[str], skip_invalid: bool) -> list[tuple[str, Any]]:
+    """The (label, instance) pairs the paths name. An invalid file stops everything (one
+    line each, exit 2) unless `skip_invalid`; then the skipped files are listed on stderr,
+    one line each, and the others run: bench's rule (`core.sources.checked`)."""
+    found = checked(paths, skip_invalid)
+    if found.invalid:
+        count = len(found.invalid)
+        _say("\n".join([f"skipping {count} invalid instance file{'s' * (count > 1)} "
+                        "(--skip-invalid):", *(f"  {line}" for line in found.invalid)]))
+    if not found.found:
+        raise UsageError("no instances (*.txt, *.json) under the given paths"
+                         + (" (all of them are invalid)" if found.invalid else ""))
+    return [(item.label, item.instance) for item in found.found]
 
 
 def cmd_solve(args: argparse.Namespace, console: Console) -> int:
     limits = Limits(timeout=args.timeout, unique=args.unique, count=args.count)
     pictures = _picture_options(args)
-    loaded = instances(args.paths)
-    if not loaded:
-        raise UsageError("no instances (*.txt, *.json) under the given paths")
+    loaded = _valid_instances(args.paths, args.skip_invalid)
     if pictures and len(loaded) != 1:
         raise UsageError(f"--{pictures[0][0]} draws one instance; the paths name {len(loaded)}")
     _refuse_too_large(loaded, args, limits)
@@ -392,30 +459,37 @@ def cmd_solve(args: argparse.Namespace, console: Console) -> int:
     for path, instance in loaded:
         entry = puzzle_of(instance)
         specs = [b.name for b in entry.default_backends()] if args.all else [args.backend]
-        shown_solution = False
-        answer = None  # the first back-end's verified solution, for a picture
-        for index, spec in enumerate(specs):
+        answers = []
+        for spec in specs:
             result = _against_file(instance, run(instance, spec, limits, summary=args.summary))
-            if answer is None and result.status not in FAILED and result.solution is not None:
-                answer = result.solution
+            answers.append((spec, result))
             if result.status in FAILED:
                 exit_code = 1
             if args.json:
                 print(_json_line(path, entry.name, spec, result, args.count, args.summary),
                       flush=True)
-                continue
-            if index == 0:  # after the first run, so a usage error prints nothing first
-                console.rule(f"[bold]{escape(path)}")
-            if args.summary:  # the answer's line alone: no board, no presses
-                console.print(_describe(spec, result))
-                continue
-            if not shown_solution and (result.solution or spec == specs[-1]):
-                console.print(entry.rules.render(instance, result.solution))
-                shown_solution = result.solution is not None
-            console.print(_describe(spec, result))
+        # the first back-end's verified solution, for the board and a picture
+        answer = next((result.solution for _, result in answers if result.status not in FAILED
+                       and result.solution is not None), None)
+        if not args.json:
+            _print_answers(console, path, instance, answers, answer, args.summary)
         if pictures:
             _draw_answer(path, instance, answer, pictures, console, args.json, args.summary)
     return exit_code
+
+
+def _print_answers(console: Console, path: str, instance: Any,
+                   answers: list[tuple[str, Result]], answer: Any, summary: bool) -> None:
+    """An instance's rule, its board with `answer` (none with `summary`: the answers'
+    lines alone), then one line per back-end. Printed once every back-end has answered,
+    so the board comes first however many there are, and a usage error prints nothing.
+    The board fits the console's width (`render`'s budget), so it is printed unwrapped."""
+    console.rule(f"[bold]{escape(path)}")
+    if not summary:
+        board = puzzle_of(instance).rules.render(instance, answer, width=console.width)
+        console.print(board, soft_wrap=True)
+    for spec, result in answers:
+        console.print(_describe(spec, result))
 
 
 def _refuse_too_large(loaded: list[tuple[str, Any]], args: argparse.Namespace,
@@ -443,7 +517,8 @@ def _picture_options(args: argparse.Namespace) -> list[tuple[str, str]]:
         from .pictures.draw import check_picture_path
 
         for fmt, path in chosen:
-            check_picture_path(path, fmt)
+            if _named_file(path):  # a FIFO or a device has no suffix to check
+                check_picture_path(path, fmt)
     return chosen
 
 
@@ -469,7 +544,7 @@ def _draw_answer(label: str, instance: Any, solution: Any, pictures: list[tuple[
 
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     from .bench.plan import Budget
-    from .bench.suite import SuiteConfig, run_suite
+    from .bench.suite import SuiteConfig, SuiteInterrupted, run_suite
     from .bench.summary import print_problems, print_summary, summarise
 
     backends = [s.strip() for s in args.backends.split(",") if s.strip()] if args.backends else None
@@ -485,8 +560,12 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         if not args.scheduler:
             raise UsageError("--executor dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
         executor = DaskExecutor(args.scheduler)
-    outcome = run_suite(config, console=None if args.quiet else console, executor=executor,
-                        say=_say)
+    try:
+        outcome = run_suite(config, console=None if args.quiet else console, executor=executor,
+                            say=_say)
+    except SuiteInterrupted as stopped:  # Ctrl-C: what is stored, and how to go on
+        _say(str(stopped))
+        return 130
     records = outcome.records
     if outcome.invalid:  # --skip-invalid: what was left out, where the results are read
         console.print(Text(f"invalid files skipped ({len(outcome.invalid)}):", style="bold"))
@@ -533,7 +612,7 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
                       title=f"twinsolve report: {args.db[0]} · {result.data.selection}")
         written = result.written
     for path in written:
-        print(f"wrote {path}", flush=True)
+        console.print(Text(f"wrote {path}"), soft_wrap=True)
     return 0
 
 
@@ -557,7 +636,7 @@ def cmd_generate(args: argparse.Namespace, console: Console) -> int:
         if options.get(name) is not None:
             raise UsageError(f"generate: option {name} given twice")
         options[name] = value
-    if args.sheet and not args.sheet.lower().endswith(".pdf"):
+    if args.sheet and _named_file(args.sheet) and not args.sheet.lower().endswith(".pdf"):
         raise UsageError(f"--sheet {args.sheet}: a sheet is a PDF (OUT.pdf)")
     plan = make_plan(args.puzzle, level=args.difficulty, size=args.size, count=args.count,
                      seed=args.seed, symmetric=args.symmetric, options=options,
@@ -593,10 +672,11 @@ def cmd_render(args: argparse.Namespace, console: Console) -> int:
 def cmd_sheet(args: argparse.Namespace, console: Console) -> int:
     from .pictures.draw import gather, sheet_file
 
-    if not args.out.lower().endswith(".pdf"):
+    if _named_file(args.out) and not args.out.lower().endswith(".pdf"):
         raise UsageError(f"--out {args.out}: a sheet is a PDF (OUT.pdf)")
     items = gather(args.paths)
-    sheet_file(items, args.out, args.per_page, args.solutions, args.timeout, args.title)
+    sheet_file(items, args.out, args.per_page, args.solutions, args.timeout, args.title,
+               args.include_unsolvable)
     console.print(Text(f"wrote {args.out}: {len(items)} puzzle{'s' * (len(items) != 1)}"),
                   soft_wrap=True)
     return 0
@@ -616,9 +696,7 @@ def _grade_line(item: Any) -> str:
 def cmd_grade(args: argparse.Namespace, console: Console) -> int:
     from .generation.grading import distribution, grade_instance
 
-    loaded = instances(args.paths)
-    if not loaded:
-        raise UsageError("no instances (*.txt, *.json) under the given paths")
+    loaded = _valid_instances(args.paths, args.skip_invalid)
     for label, instance in loaded:  # every puzzle graded before the first file is: one clear error
         registry_generator(puzzle_of(instance))
         big = too_large(instance)
@@ -731,16 +809,17 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
     if args.verify:
         mismatch = replay.verify(watched)
         if mismatch is not None:
-            console.print(f"{args.replay}: {mismatch}", markup=False)
+            console.print(f"{args.replay}: {mismatch}", markup=False, soft_wrap=True)
             return 1
-        console.print(f"{args.replay}: all {len(watched['turns'])} turns verified", markup=False)
+        console.print(f"{args.replay}: all {len(watched['turns'])} turns verified", markup=False,
+                      soft_wrap=True)
         return 0
     if args.html:
         from .core.atomic import write_text
         from .robots import replay_html
 
         write_text(args.html, replay_html.page(watched))
-        console.print(f"wrote {args.html}", markup=False)
+        console.print(f"wrote {args.html}", markup=False, soft_wrap=True)
         return 0
     _need_terminal("watching a replay", "use --verify or --html OUT.html without one")
     from .robots import terminal
@@ -785,6 +864,49 @@ _COMMANDS = {"list": lambda args, console: cmd_list(console), "solve": cmd_solve
              "grade": cmd_grade, "play": cmd_play, "import": cmd_import,
              "export": cmd_export, "render": cmd_render, "sheet": cmd_sheet}
 
+# Every option naming a file or a folder a command writes (core.atomic: one set of rules
+# for all of them), checked before the command's work so a long run never ends in "cannot
+# write". `-` (standard output) is taken where nothing else must go there; the command's
+# own lines then go to stderr. `solve` prints its answers there, `play` its turns.
+_OUTPUT_FILES = {"solve": ("svg", "png", "pdf"), "sheet": ("out",), "generate": ("sheet",),
+                 "play": ("record", "html"), "export": ("cnf", "wcnf", "cpsat"),
+                 "report": ("html", "csv", "json", "markdown", "latex")}
+_OUTPUT_FOLDERS = {"render": ("out",), "generate": ("out",), "import": ("out",),
+                   "report": ("plots",)}
+_STDOUT_TAKEN = {**{("solve", fmt): "the answers" for fmt in ("svg", "png", "pdf")},
+                 ("play", "record"): "the game's turns"}
+
+
+def _check_outputs(args: argparse.Namespace) -> bool:
+    """Refuse (one line) every output path the command could not write; True when one of
+    them is standard output."""
+    from .core.atomic import STDOUT, check_folder, check_output
+
+    for name in _OUTPUT_FOLDERS.get(args.command, ()):
+        if getattr(args, name) is not None:
+            check_folder(getattr(args, name))
+    to_stdout = [name for name in _OUTPUT_FILES.get(args.command, ())
+                 if getattr(args, name) == STDOUT]
+    for name in to_stdout:
+        if (args.command, name) in _STDOUT_TAKEN:
+            raise UsageError(f"--{name} -: standard output carries "
+                             f"{_STDOUT_TAKEN[args.command, name]}; name a file")
+    if len(to_stdout) > 1:
+        raise UsageError(f"--{to_stdout[0]} and --{to_stdout[1]} both name standard output "
+                         "(-); only one output can go there")
+    for name in _OUTPUT_FILES.get(args.command, ()):
+        if getattr(args, name) is not None:
+            check_output(getattr(args, name))
+    return bool(to_stdout)
+
+
+def _named_file(path: str) -> bool:
+    """Whether `path` is written as a plain file, whose name's suffix then says its format:
+    not standard output, a FIFO or a device (core.atomic.check_output)."""
+    from .core.atomic import check_output
+
+    return check_output(path).how == "replace"
+
 
 def _printable_streams() -> None:
     """Names that are not UTF-8 (file names as surrogate escapes, lone surrogates in JSON
@@ -816,14 +938,24 @@ def _parse(argv: list[str]) -> argparse.Namespace | int:
         return exc.code if isinstance(exc.code, int) else 0
 
 
+def _console_width() -> int | None:
+    """None (rich asks the terminal, or reads COLUMNS) for a terminal or when COLUMNS is
+    set; else 160: piped output is not squeezed into 80 columns, unless COLUMNS says so."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").strip().isdigit():
+        return None
+    return 160
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _printable_streams()
-    # Piped output gets a fixed width so tables are not squeezed into 80 columns.
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    console = Console(highlight=False, width=_console_width())
     try:
         args = _parse(sys.argv[1:] if argv is None else list(argv))
         if isinstance(args, int):
             return args
+        if _check_outputs(args):  # an output goes to stdout: the command's lines to stderr
+            console = Console(stderr=True, highlight=False,
+                              width=None if sys.stderr.isatty() else 160)
         return _COMMANDS[args.command](args, console)
     except (InstanceError, UsageError) as exc:
         _say(str(exc))

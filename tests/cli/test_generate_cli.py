@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from twinsolve.cli import main
+
 GENERATE = ("generate", "cave", "--size", "6x6", "--count", "3", "--seed", "4",
             "--difficulty", "medium")
 
@@ -69,8 +71,7 @@ def test_grade_says_when_a_puzzle_has_no_unique_solution(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (("generate", "cave", "--size", "0x5", "--out", "x"),
-     "generate: argument --size: use ROWSxCOLS with whole numbers >= 1, e.g. 10x10: '0x5'"),
+    (("generate", "cave", "--size", "0x5", "--out", "x"), "a generated Cave has 1..40 rows, got 0"),
     (("generate", "cave", "--difficulty", "fiendish", "--out", "x"),
      "cave has no difficulty 'fiendish' (levels: easy, medium, hard, extreme)"),
     (("generate", "cave", "--presses", "3", "--out", "x"),
@@ -150,3 +151,56 @@ def test_an_option_error_names_the_option_as_the_user_gives_it(tmp_path):
     done = twinsolve("generate", "jugs", "--length", "0", "--out", "j", cwd=tmp_path)
     assert done.returncode == 2 and "--length must be a whole number" in done.stderr
     assert not (tmp_path / "j").exists()
+
+
+# ---------------------------------------------------------------- messages (issue 23)
+
+@pytest.mark.parametrize(("args", "message"), [
+    # the type read ">= 0" for every number, and refused what the generator would explain
+    (("--modulus", "18446744073709551616"),
+     "--modulus must be one of 2, 3, 5, 7, got 18446744073709551616"),
+    (("--presses", "-1"), "--presses must be 1..14, got -1: at least 1 (a lit board), and a "
+                          "unique fewest-press solution on a 5x5 plain board has at most 14 "
+                          "presses"),
+    (("--presses", "0"), "--presses must be 1..14, got 0: at least 1"),
+    (("--presses", "15"), "--presses must be 1..14, got 15: at least 1"),
+    (("--size", "0x5"), "a generated Lights Out board has 1..64 rows, got 0"),
+    (("--size", "5x99999999999"), "a generated Lights Out board has 1..64 columns, "
+                                  "got 99999999999"),
+    (("--presses", "x"), "generate: argument --presses: must be a whole number (at most 30 "
+                         "digits): 'x'"),
+])
+def test_a_generate_range_error_states_the_real_range(tmp_path, capsys, args, message):
+    out = tmp_path / "out"
+    assert main(["generate", "lightsout", "--difficulty", "medium", *args,
+                 "--out", str(out)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"twinsolve: {message}") and not out.exists()
+
+
+@pytest.mark.parametrize(("puzzle", "args", "message"), [
+    ("chess", ("--pieces", "-1"),
+     "a beginner Solitaire Chess puzzle has 2 to 5 pieces on a 4x4 board, not -1"),
+    ("chess", ("--size", "0"), "a Solitaire Chess board has 1..8 rows, got 0"),
+    ("jugs", ("--length", "-1"), "--length must be a whole number 1..40, got -1"),
+    ("jugs", ("--option", "goal=" + "x" * 5000),
+     "--option goal must be holds, total or exact, got '" + "x" * 60 + "...'"),
+])
+def test_every_generator_states_the_range_and_quotes_short(tmp_path, capsys, puzzle, args,
+                                                           message):
+    assert main(["generate", puzzle, *args, "--out", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == f"twinsolve: {message}\n"
+
+
+def test_grade_says_no_solution_for_a_puzzle_without_one(tmp_path, capsys):
+    """It said "no unique solution" of every puzzle without a level."""
+    files = {"a-jugs": "jugs\ncapacities 2 4\nmoves fill empty pour\ngoal holds 3\n",
+             "b-cave": "cave 2 2\n1 1\n- -\n", "c-chess": "chess 2 3\nN.N\n...\n",
+             "d-lights": "lightsout 1 2 mod 3\n10\n", "e-mirror": "mirror 2 2\n>#\n#T\n",
+             "f-open": "cave 3 3\n- - -\n- 3 -\n- - -\n"}  # several solutions
+    for name, text in files.items():
+        (tmp_path / f"{name}.txt").write_text(text)
+    assert main(["grade", str(tmp_path)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    said = [line.split(": ", 1)[1].split("  ")[0] for line in lines[:len(files)]]
+    assert said == ["no solution"] * 5 + ["no unique solution"]

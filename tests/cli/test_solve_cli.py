@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 import twinsolve
-from twinsolve.cli import SOLVE_TIMEOUT, build_parser
+from twinsolve.cli import SOLVE_TIMEOUT, build_parser, main
+from twinsolve.core.registry import puzzle_of
 
 ROOT = Path(__file__).resolve().parents[2]
 JUGS = ROOT / "instances" / "jugs"
@@ -179,3 +180,62 @@ def test_ctrl_c_says_interrupted_never_timeout(tmp_path, backend):
     assert time.monotonic() - sent < 10
     assert proc.returncode == 130, (out, err)
     assert err == "twinsolve: interrupted\n" and out == ""
+
+
+# ---------------------------------------------------------------- the board (issue 23)
+
+def test_solve_all_prints_the_board_first_then_one_line_per_backend(tmp_path, capsys):
+    """No back-end solves it: the board used to come out between the second and third
+    back-ends' lines."""
+    path = tmp_path / "odd.txt"
+    path.write_text("jugs\ncapacities 2 4\nmoves fill empty pour\ngoal holds 3\n")
+    assert main(["solve", str(path), "--all"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.split(":")[0] in ("hand", "cpsat", "sat")]
+    assert [lines[i].split(":")[0] for i in starts] == ["hand", "cpsat", "sat"]
+    assert lines[1] == "Water jugs 2 4: goal holds 3" and lines[2] == "moves: fill empty pour"
+    assert starts[0] < 5 and not any("Water jugs" in line for line in lines[starts[0]:])
+
+
+def _solved_boards(monkeypatch, capsys, columns: str, *paths: Path) -> list[str]:
+    monkeypatch.setenv("COLUMNS", columns)
+    assert main(["solve", *map(str, paths), "--timeout", "30"]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_no_solve_line_is_wider_than_80_columns_for_any_shipped_instance(monkeypatch, capsys):
+    """An 80x80 mirror maze printed 160-character lines, a 25x25 Lights Out 103: both now
+    fit, drawn compact (boards are printed unwrapped, so a line too wide would show)."""
+    lines = _solved_boards(monkeypatch, capsys, "80", ROOT / "instances")
+    assert max(len(line) for line in lines) <= 80
+    assert sum(line.startswith("Mirror maze 80x80") for line in lines) == 2
+    assert sum(len(line) == 80 and set(line) <= set("./\\?#TS><^v·") for line in lines) >= 160
+    compact_lights = "●" * 25 + "   "  # all-on 25x25: every light on, presses beside
+    assert sum(line.startswith(compact_lights) for line in lines) == 25
+
+
+def test_a_board_too_wide_even_compact_is_one_summary_line(monkeypatch, capsys):
+    lines = _solved_boards(monkeypatch, capsys, "60", ROOT / "instances/mirror/hard-80x80.txt",
+                           ROOT / "instances/lightsout/all-on-25x25.txt")
+    assert max(len(line) for line in lines) <= 60
+    text = " ".join(lines)
+    assert "80x80 grid, too wide to draw in 60 columns" in text
+    assert "draw it with --svg OUT.svg or --png OUT.png" in text
+    assert "●" * 25 + "   " in text  # 53 columns: the Lights Out board still fits, compact
+
+
+SHIPPED = sorted(path for path in (ROOT / "instances").rglob("*.txt")
+                 if "robots" not in path.parts)
+
+
+@pytest.mark.parametrize("width", [None, 50, 20])
+def test_render_keeps_every_line_within_its_width(width):
+    """The rules contract: `render(instance, solution, width)` draws no line wider than
+    `width` (None: no limit, the spaced drawing of old)."""
+    for path in SHIPPED:
+        instance = twinsolve.load(str(path))
+        drawn = puzzle_of(instance).rules.render(instance, None, width=width).plain
+        if width is not None:
+            assert max(map(len, drawn.splitlines())) <= width, (path, drawn)
+        else:
+            assert drawn == puzzle_of(instance).rules.render(instance).plain

@@ -8,6 +8,9 @@
   terminal and from SQLite).
 - The mirror generator: `# suite: full` and the hard levels must not depend on
   how fast the machine is.
+- Every parser (issue 23): an error quoted the user's text whole, so one long
+  line of a jugs or clock file made 2 MB of stderr; every quote is now cut to
+  about 60 characters (`core.errors.quoted`).
 """
 
 from __future__ import annotations
@@ -22,13 +25,14 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, assert_cli_refuses_file
 
-from twinsolve.core.errors import InstanceError
-from twinsolve.core.run import load_file, run
+from twinsolve.core.errors import QUOTE_LIMIT, InstanceError
+from twinsolve.core.run import load_file, parse_text, run
 from twinsolve.puzzles.cave import puzzlekit as puzzlekit_json
 from twinsolve.puzzles.lightsout import rules as lightsout
 from twinsolve.puzzles.mirror import generate
 from twinsolve.puzzles.mirror.rules import format as format_maze
 from twinsolve.puzzles.mirror.rules import parse as parse_maze
+from twinsolve.robots import level as robots_level
 
 
 def refused(text: str) -> InstanceError:
@@ -203,3 +207,62 @@ def test_hard_level_does_not_read_the_clock(monkeypatch):
     assert make() == steady
     shipped = load_file(ROOT / "instances" / "mirror" / "hard-12x12.txt")
     assert parse_maze(steady).grid == shipped.grid
+
+
+# ---------------------------------------------------------------- long quotes (issue 23)
+
+LONG = "x" * 200_000     # one word of a long line
+DIGITS = "9" * 200_000   # a number far too long
+GOOD_JUGS = "capacities 3 5\nmoves fill\ngoal holds 4\n"
+
+
+@pytest.mark.parametrize(("text", "line", "words"), [
+    # every puzzle's parser, through the header word that picks it (as `solve` reads a file)
+    (f"jugs\n{GOOD_JUGS}{LONG}\n", 5, "unknown line 'xxx"),
+    (f"jugs\ncapacities 3 {DIGITS}\nmoves fill\ngoal holds 4\n", 2, "capacity must be a whole "
+     "number 1..1000000, got '999"),
+    (f"jugs\ncapacities 3 5\nmoves fill {LONG}\ngoal holds 4\n", 3, "unknown move kind 'xx"),
+    (f"jugs\ncapacities 3 5\nmoves fill\ngoal {LONG}\n", 4, "unknown goal 'xx"),
+    (f"jugs\ncapacities 3 5\nstart 0 {DIGITS}\nmoves fill\ngoal holds 4\n", 3, "0..5"),
+    (f"clock 12\nstart 0\ntarget 5\nsteps 1\n{LONG}\n", 5, "unknown line 'xxx"),
+    (f"clock {DIGITS}\nstart 0\ntarget 5\nsteps 1\n", 1, "M must be a whole number 1..1000000"),
+    (f"clock 12\nstart {LONG}\ntarget 5\nsteps 1\n", 2, "start must be a dial position"),
+    (f"clock 12\nstart 0\ntarget 5\nsteps 1 {DIGITS}\n", 4, "a step must be a whole number"),
+    (f"lightsout 1 1 {LONG}\n1\n", 1, "unexpected 'xxx"),
+    (f"lightsout 1 1 mod {LONG}\n1\n", 1, "mod K needs a prime K"),
+    (f"lightsout 1 1 lights {LONG}\n", 1, "option 'lights' takes 'all'"),
+    (f"lightsout {DIGITS} 1\n1\n", 1, "ROWS must be a whole number 1..5000"),
+    (f"cave 1 2\n- {LONG}\n", 2, "token 'xxx"),
+    (f"cave 1 2 {LONG}\n- -\n", 1, "header must be exactly 'cave ROWS COLS'"),
+    (f"mirror 1 1 goal {LONG}\n.\n", 1, "unexpected 'goal xxx"),
+    (f"chess 1 2 {LONG}\n..\n", 1, "unexpected 'xxx"),
+    (f"{LONG} 1 2\n", 1, "unknown puzzle 'xxx"),
+    # the metadata every instance file shares
+    (f"# expect-objective: {DIGITS}\njugs\n{GOOD_JUGS}", 1, "has more than 9 digits"),
+    (f"# expect-unique: {LONG}\njugs\n{GOOD_JUGS}", 1, "is not true or false"),
+    (f"# expect-{LONG}: 3\njugs\n{GOOD_JUGS}", 1, "unknown metadata key 'expect-xxx"),
+])
+def test_every_parser_quotes_a_long_input_short(text, line, words):
+    with pytest.raises(InstanceError) as caught:
+        parse_text(text, "x.txt")
+    assert_quoted_short(caught.value, line, words)
+
+
+@pytest.mark.parametrize(("text", "line", "words"), [
+    (f"robots 1 2 {LONG}\nPE\n", 1, "unexpected 'xxx"),
+    (f"robots 1 2\nPE\n{LONG} 3\n", 3, "unknown option 'xxx"),
+    (f"robots 1 2\nPE\nvision {DIGITS}\n", 3, "vision must be a whole number 1..64, got '99"),
+    (f"robots {DIGITS} 2\nPE\n", 1, "ROWS must be a whole number 1.."),
+])
+def test_the_level_parser_quotes_a_long_input_short(text, line, words):
+    with pytest.raises(InstanceError) as caught:
+        robots_level.parse(text, "x.txt")
+    assert_quoted_short(caught.value, line, words)
+
+
+def assert_quoted_short(error: InstanceError, line: int, words: str) -> None:
+    """One short line at the right place: the quote cut to QUOTE_LIMIT characters + `...`."""
+    message = str(error)
+    assert (error.source, error.line) == ("x.txt", line), message
+    assert words in message and "\n" not in message, message
+    assert len(message) < 2 * QUOTE_LIMIT + 150 and "..." in message, message

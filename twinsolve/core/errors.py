@@ -5,11 +5,34 @@ the source (a file name, or None for text), the 1-based line and column, and
 what is wrong. `UsageError` covers bad command-line arguments. The CLI turns
 both into one line on stderr and exit code 2; nothing else is ever shown to a
 user as a traceback.
+
+`quoted(value)` is how every such message shows what the user wrote: quoted,
+and cut to about 60 characters with `...`, so that one long line of a file
+(or a long argument) makes a message of one short line, never of megabytes.
 """
 
 from __future__ import annotations
 
-__all__ = ["InstanceError", "UsageError"]
+from typing import Any
+
+__all__ = ["InstanceError", "UsageError", "quoted", "QUOTE_LIMIT"]
+
+QUOTE_LIMIT = 60  # characters of user input an error message quotes
+
+
+def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """`value` as a message quotes it: `repr` of a string, cut to `limit` characters + `...`.
+
+    A value that is not a string (a number from JSON, say) is shown by its `repr`, cut
+    the same way.
+
+    >>> quoted("pour 0 1"), quoted("x" * 100, limit=8), quoted(12), quoted([1] * 40, limit=6)
+    ("'pour 0 1'", "'xxxxxxxx...'", '12', '[1, 1,...')
+    """
+    if isinstance(value, str):
+        return repr(value if len(value) <= limit else value[:limit] + "...")
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 class InstanceError(ValueError):

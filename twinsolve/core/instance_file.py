@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from .errors import InstanceError
+from .errors import InstanceError, quoted
 
 __all__ = ["Layout", "BodyLine", "read_layout", "decode", "format_metadata", "Metadata",
            "ascii_int", "header_words", "CHECKED_METADATA"]
@@ -77,7 +77,7 @@ class Layout:
         """
         words = list(self.header)
         if words[0] != puzzle:
-            raise self.header_error(f"expected header '{usage}', got {words[0]!r}")
+            raise self.header_error(f"expected header '{usage}', got {quoted(words[0])}")
         if len(words) < 3:
             raise self.header_error(f"header needs ROWS and COLS: '{usage}'")
         sizes = []
@@ -85,7 +85,7 @@ class Layout:
             size = ascii_int(word)
             if size is None or not 1 <= size <= max_side:
                 raise self.word_error(index, f"{what} must be a whole number 1..{max_side}, "
-                                        f"got {word!r}")
+                                        f"got {quoted(word)}")
             sizes.append(size)
         return sizes[0], sizes[1], words[3:]
 
@@ -104,7 +104,7 @@ class Layout:
             column, word = words[0]
             if word not in keys:
                 raise self.error(line.number, column,
-                                 f"unknown line {word!r} (expected {expected})")
+                                 f"unknown line {quoted(word)} (expected {expected})")
             if word in found:
                 raise self.error(line.number, column,
                                  f"second {word!r} line (first on line {found[word][0]})")
@@ -172,14 +172,14 @@ def _whole(value: str, max_digits: int) -> str | None:
     if ascii_int(value, max_digits) is not None and not value.startswith("-"):
         return None
     if value.isascii() and value.isdigit():
-        return f"{_shown(value)} has more than {max_digits} digits"
-    return f"{_shown(value)} is not a whole number"
+        return f"{quoted(value)} has more than {max_digits} digits"
+    return f"{quoted(value)} is not a whole number"
 
 
 def _one_of(value: str, choices: tuple[str, ...]) -> str | None:
     if value.lower() in choices:
         return None
-    return f"{_shown(value)} is not {' or '.join(choices)}"
+    return f"{quoted(value)} is not {' or '.join(choices)}"
 
 
 def _json_object(value: str) -> str | None:
@@ -187,11 +187,7 @@ def _json_object(value: str) -> str | None:
         parsed = json.loads(value)
     except (ValueError, RecursionError):  # ValueError: bad JSON, or a number too long
         parsed = None
-    return None if isinstance(parsed, dict) else f"{_shown(value)} is not a JSON object"
-
-
-def _shown(value: str, limit: int = 40) -> str:
-    return repr(value if len(value) <= limit else value[:limit] + "...")
+    return None if isinstance(parsed, dict) else f"{quoted(value)} is not a JSON object"
 
 
 # The metadata keys the harness acts on, each with its value check (a problem or None).
@@ -214,7 +210,7 @@ def _metadata_problem(key: str, value: str) -> str | None:
     if key.startswith(("expect-", "expect_")):
         close = difflib.get_close_matches(key, _EXPECT, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
-        return f"unknown metadata key {key!r} ({hint}known: {', '.join(_EXPECT)})"
+        return f"unknown metadata key {quoted(key)} ({hint}known: {', '.join(_EXPECT)})"
     return None
 
 

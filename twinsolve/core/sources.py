@@ -29,8 +29,12 @@ the URL itself. Only regular files are ever opened (a named pipe would block
 the read forever). Labels and messages are made printable: the undecodable
 bytes of a file name become `\\xNN` escapes instead of lone surrogates.
 
-`instances(sources)` is the strict form for `solve` and `export`: the
-`(label, instance)` pairs, or one `UsageError` listing every invalid line.
+`checked(sources, skip_invalid)` is what `bench`, `solve` and `grade` read:
+any invalid file is one `UsageError` listing every invalid line and how to run
+the others (`--skip-invalid`); with `skip_invalid` the collection, its
+invalid lines kept for the command to list. `instances(sources)` is the strict
+form for `export` and the API: the `(label, instance)` pairs, or one
+`UsageError` listing every invalid line.
 URLs and datasets are read by the puzzle whose reader claims them, found
 through the registry (`registry.url_reader`, `registry.dataset_reader`), so
 this module knows no puzzle's formats; the readers are imported lazily.
@@ -46,12 +50,13 @@ from pathlib import Path
 from typing import Any
 
 from . import registry
-from .errors import InstanceError, UsageError
+from .errors import InstanceError, UsageError, quoted
 from .instance_file import header_words, read_text
 from .json_text import parse_json
 from .run import GAME_HEADERS, file_problem, parse_text
 
-__all__ = ["Found", "Collection", "collect", "instances", "is_url", "load_source", "printable"]
+__all__ = ["Found", "Collection", "collect", "checked", "instances", "is_url", "load_source",
+           "printable"]
 
 
 @dataclass(frozen=True)
@@ -153,7 +158,7 @@ def _instance_file(path: Path, source: str, through_folder: bool) -> Any:
         if words[0] in GAME_HEADERS:
             raise _Skip("")
         if not _names_a_puzzle(words):
-            raise _Skip(f"{source}: skipped, not an instance ({words[0][:30]!r} is no "
+            raise _Skip(f"{source}: skipped, not an instance ({quoted(words[0])} is no "
                         "puzzle's name)")
     return parse_text(text, source)
 
@@ -236,7 +241,7 @@ def _collect_source(source: str | Path, gather: _Gather) -> None:
             gather.bad(exc)
         return
     if not isinstance(source, str | os.PathLike) or not str(source):
-        gather.bad(f"{source!r}: not a file or folder name")
+        gather.bad(f"{quoted(source)}: not a file or folder name")
         return
     path = Path(source)
     try:
@@ -259,6 +264,20 @@ def collect(sources: Iterable[str | Path]) -> Collection:
     for source in sources:
         _collect_source(source, gather)
     return gather.collection()
+
+
+def checked(sources: Iterable[str | Path], skip_invalid: bool = False) -> Collection:
+    """`collect(sources)`; unless `skip_invalid`, any invalid file is one `UsageError`
+    whose lines are every problem found, then, when there are valid ones, how to run
+    them (`--skip-invalid`)."""
+    found = collect(sources)
+    if found.invalid and not skip_invalid:
+        count = len(found.invalid)
+        files, them = ("files", "them") if count > 1 else ("file", "it")
+        hint = [f"{count} invalid instance {files}: fix {them} or run the others with "
+                "--skip-invalid"] if found.found else []
+        raise UsageError("\n".join([*found.invalid, *hint]))
+    return found
 
 
 def load_source(source: str | Path) -> list[tuple[str, Any]]:

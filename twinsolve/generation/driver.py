@@ -39,7 +39,7 @@ from typing import Any
 
 from .. import __version__
 from ..core import registry
-from ..core.errors import UsageError
+from ..core.errors import UsageError, quoted
 from ..core.generation import Generated, Request, evidence_text
 from ..core.time_limit import TimeLimit, TimeLimitReached
 from ..core.writing import write_instances
@@ -86,7 +86,8 @@ def make_plan(puzzle: str, *, level: str | None = None, size: tuple[int, int] | 
     module = registry.generator(entry)
     levels = tuple(module.LEVELS)
     if level is not None and level not in levels:
-        raise UsageError(f"{puzzle} has no difficulty {level!r} (levels: {', '.join(levels)})")
+        raise UsageError(f"{puzzle} has no difficulty {quoted(level)} "
+                         f"(levels: {', '.join(levels)})")
     options = {key: value for key, value in (options or {}).items() if value is not None}
     unknown = sorted(set(options) - set(module.OPTIONS))
     if unknown:

@@ -5,19 +5,29 @@ Each instance is graded by its puzzle's generator (`grade`, see
 or none when it has no unique solution. Grading is deterministic (node
 limits, not seconds); `timeout` only bounds how long one file may take, and
 a file that takes longer is reported as not graded, never as a level.
+
+A file without a level says why in words a user reads first: "no solution",
+"no unique solution", or that the grader could not settle a puzzle which has
+one. The grader's evidence speaks each puzzle's own terms, so the words come
+from one verified `hand` run (`core.run`, uniqueness asked) in the time the
+grading left; a run that cannot tell says "no level".
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from ..core import registry
 from ..core.generation import Grade
+from ..core.limits import Limits
+from ..core.result import Status
+from ..core.run import run
 from ..core.time_limit import TimeLimit, TimeLimitReached
 
-__all__ = ["Graded", "grade_instance", "distribution"]
+__all__ = ["Graded", "grade_instance", "why_no_level", "distribution"]
 
 
 @dataclass(frozen=True)
@@ -38,14 +48,29 @@ def grade_instance(label: str, instance: Any, timeout: float | None = None) -> G
     """The grade of one instance (`UsageError` when its puzzle has no generator)."""
     entry = registry.puzzle_of(instance)
     module = registry.generator(entry)
+    started = time.monotonic()
     try:
         with TimeLimit(timeout, grace=0.0, phase="grading"):
             grade = module.grade(instance)
     except TimeLimitReached:
         return Graded(label, entry.name, None, f"not graded within {timeout:g} s")
     if grade.level is None:
-        return Graded(label, entry.name, grade, "no unique solution")
+        left = None if timeout is None else max(timeout - (time.monotonic() - started), 0.0)
+        return Graded(label, entry.name, grade, why_no_level(instance, left))
     return Graded(label, entry.name, grade)
+
+
+def why_no_level(instance: Any, timeout: float | None = None) -> str:
+    """Why an instance the grader gave no level has none, from a verified `hand` run
+    asked for uniqueness within `timeout` seconds (module docstring)."""
+    result = run(instance, "hand", Limits(timeout=timeout, unique=True))
+    if result.status is Status.UNSAT:
+        return "no solution"
+    if result.verified and result.unique is False:
+        return "no unique solution"
+    if result.verified and result.unique:
+        return "not graded: one solution, which the grading solver could not settle"
+    return "no level: neither graded nor solved in the time left"
 
 
 def distribution(graded: list[Graded]) -> dict[str, Counter]:

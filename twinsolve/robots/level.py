@@ -29,6 +29,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ..core.errors import quoted
 from ..core.instance_file import Layout, ascii_int, format_metadata, read_layout, tokens
 from ..core.limits import MAX_SEED
 
@@ -131,7 +132,7 @@ def parse(text: str, source: str | None = None) -> Level:
     layout = read_layout(text, source)
     rows, cols, extra = layout.grid_header("robots", USAGE, MAX_SIDE)
     if extra:
-        raise layout.word_error(3, f"unexpected {extra[0]!r} after COLS: '{USAGE}'")
+        raise layout.word_error(3, f"unexpected {quoted(extra[0])} after COLS: '{USAGE}'")
     if len(layout.body) < rows:
         last = layout.body[-1].number if layout.body else layout.header_line
         raise layout.error(last, None, f"expected {rows} map rows, found {len(layout.body)}")
@@ -187,7 +188,7 @@ def _whole(layout: Layout, number: int, word: tuple[int, str] | None, what: str,
     value = ascii_int(word[1], max_digits=19)
     if value is None or not low <= value <= high:
         raise layout.error(number, word[0], f"{what} must be a whole number {low}..{high}, "
-                                            f"got {word[1]!r}")
+                                            f"got {quoted(word[1])}")
     return value
 
 
@@ -209,7 +210,7 @@ def _read_options(layout: Layout, lines: tuple, tiles: list, found: dict[str, in
             doors[door.cell] = door
             continue
         if name not in _NUMBERS:
-            raise layout.error(line.number, column, f"unknown option {name!r} (options are "
+            raise layout.error(line.number, column, f"unknown option {quoted(name)} (options are "
                                f"{', '.join(_NUMBERS)} and door)")
         if name in seen:
             raise layout.error(line.number, column,

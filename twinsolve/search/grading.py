@@ -51,7 +51,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import UsageError
+from ..core.errors import UsageError, quoted
 from ..core.generation import Generated, Grade, Request, spelled
 from .bfs import bfs, bfs_distances
 from .layers import PathCount, shortest
@@ -272,7 +272,7 @@ def whole_option(request: Request, name: str, low: int, high: int) -> int | None
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise UsageError(f"{spelled(name)} must be a whole number {low}..{high}, "
-                         f"got {value!r}")
+                         f"got {quoted(value)}")
     return value
 
 
@@ -298,7 +298,8 @@ def check_plan_request(request: Request, bands: Sequence[Band], title: str,
     if request.symmetric:
         raise UsageError(f"{title} puzzles have no clues to place symmetrically")
     if request.level not in levels:
-        raise UsageError(f"{title} levels are {', '.join(levels)}; got {request.level!r}")
+        raise UsageError(f"{title} levels are {', '.join(levels)}; "
+                         f"got {quoted(request.level)}")
     length = whole_option(request, "length", 1, longest)
     band = bands[levels.index(request.level)]
     if length is not None and band.max_length is not None and length > band.max_length:

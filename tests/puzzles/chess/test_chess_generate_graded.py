@@ -155,13 +155,14 @@ def test_same_seed_same_text_different_seeds_different_boards():
 
 
 @pytest.mark.parametrize("asked, words", [
-    (request("beginner", 2, 2, 8), "do not fit on a 2x2 board"),
-    (request("beginner", pieces=1), "at least 2 pieces"),
-    (request("beginner", pieces=0), "at least 2 pieces"),
+    (request("beginner", 2, 2, 8), "has 2 to 4 pieces on a 2x2 board, not 8"),
+    (request("beginner", pieces=1), "has 2 to 5 pieces on a 4x4 board, not 1"),
+    (request("beginner", pieces=0), "has 2 to 5 pieces on a 4x4 board, not 0"),
     (request("beginner", pieces=8), "beginner Solitaire Chess puzzle has 2 to 5 pieces"),
-    (request("intermediate", pieces=3), "has 4 to 5 pieces, not 3"),
-    (request("advanced", pieces=4), "has 5 to 7 pieces, not 4"),
-    (request("expert", pieces=5), "has at least 6 pieces, not 5"),
+    (request("intermediate", pieces=3), "has 4 to 5 pieces on a 4x4 board, not 3"),
+    (request("advanced", pieces=4), "has 5 to 7 pieces on a 4x4 board, not 4"),
+    (request("expert", pieces=5), "has 6 to 16 pieces on a 4x4 board, not 5"),
+    (request("expert", 2, 2, 4), "a 2x2 board has no expert Solitaire Chess puzzle"),
     (request("beginner", pieces="many"), "--pieces must be a whole number"),
     (request("beginner", variant="knights"), "never has exactly one winning line"),
     (request("beginner", variant="fairy"), "unknown Solitaire Chess variant"),

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core import writing
-from ...core.errors import InstanceError
+from ...core.errors import InstanceError, quoted
 from ...core.instance_file import decode
 from ...core.json_text import parse_json
 from . import rules as cave
@@ -81,26 +81,27 @@ def _refuse_surrogates(text: str, what: str, key: str, source: str | None) -> No
     """
     found = _SURROGATE.search(text)
     if found:
-        raise InstanceError(source, None, None, f"entry {key!r}: {what} has a lone surrogate "
+        raise InstanceError(source, None, None, f"entry {quoted(key)}: {what} has a lone surrogate "
                             f"{found.group()!r} (not valid Unicode text)")
 
 
 def _read_problem(entry: dict[str, Any], key: str, source: str | None) -> cave.Instance:
     problem = entry.get("problem")
     if not isinstance(problem, str):
-        raise InstanceError(source, None, None, f"entry {key!r}: 'problem' must be a string")
+        raise InstanceError(source, None, None, f"entry {quoted(key)}: 'problem' must be a string")
     try:
         # "cave " + problem is a Cave file whose lines match the problem's lines.
         return cave.parse("cave " + problem, source)
     except InstanceError as exc:
         where = f"problem line {exc.line}" if exc.line is not None else "problem"
-        raise InstanceError(source, None, None, f"entry {key!r}, {where}: {exc.message}") from None
+        raise InstanceError(source, None, None,
+                            f"entry {quoted(key)}, {where}: {exc.message}") from None
 
 
 def _read_solution(solution: Any, instance: cave.Instance, key: str,
                    source: str | None) -> dict[str, list[str]]:
     def bad(message: str) -> InstanceError:
-        return InstanceError(source, None, None, f"entry {key!r}, solution: {message}")
+        return InstanceError(source, None, None, f"entry {quoted(key)}, solution: {message}")
 
     if not isinstance(solution, str):
         raise bad("must be a string")
@@ -125,7 +126,7 @@ def _read_solution(solution: Any, instance: cave.Instance, key: str,
 def _read_entry(key: str, entry: Any, source: str | None) -> cave.Instance:
     _refuse_surrogates(key, "the key", key, source)
     if not isinstance(entry, dict):
-        raise InstanceError(source, None, None, f"entry {key!r} must be an object")
+        raise InstanceError(source, None, None, f"entry {quoted(key)} must be an object")
     instance = _read_problem(entry, key, source)
     meta: list[tuple[str, str]] = []
     for name in ("source", "info"):

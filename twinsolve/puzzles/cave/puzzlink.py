@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from ...core.errors import InstanceError
+from ...core.errors import InstanceError, quoted
 from . import rules as cave
 
 __all__ = ["decode_url", "encode_url", "is_puzzlink_url", "is_url", "TYPE_NAMES"]
@@ -63,7 +63,7 @@ class _Reader:
 def _read_size(reader: _Reader, text: str, index: int, what: str) -> int:
     if not re.fullmatch(r"[0-9]{1,6}", text):
         raise reader.error(index, f"{what} must be a whole number 1..{cave.MAX_SIDE}, "
-                           f"got {text!r}")
+                           f"got {quoted(text)}")
     value = int(text)
     if not 1 <= value <= cave.MAX_SIDE:
         raise reader.error(index, f"{what} must be a whole number 1..{cave.MAX_SIDE}, got {value}")
@@ -75,7 +75,7 @@ def _split_query(reader: _Reader, query: str) -> tuple[int, int, str, int]:
     parts = query.split("/", 3)
     kind = parts[0]
     if kind.lower() not in TYPE_NAMES:
-        raise reader.error(0, f"puzzle type {kind!r} is not Cave (expected one of "
+        raise reader.error(0, f"puzzle type {quoted(kind)} is not Cave (expected one of "
                            f"{', '.join(TYPE_NAMES)})")
     if len(parts) < 3:
         raise reader.error(len(query), "missing size: expected TYPE/COLS/ROWS/BODY")

@@ -36,7 +36,7 @@ from typing import Any, ClassVar, NamedTuple
 from rich.text import Text
 
 from ...core import drawing
-from ...core.errors import InstanceError
+from ...core.errors import InstanceError, quoted
 from ...core.geometry import DELTAS
 from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
 from ...core.limits import LimitHit, Limits, Poller
@@ -127,12 +127,15 @@ def clue_cells(instance: Instance) -> list[ClueCell]:
 # ---------------------------------------------------------------- building
 
 def clue_problem(number: int, rows: int, cols: int) -> str | None:
-    """Why `number` cannot be a clue on a rows x cols grid, or None if it can."""
+    """Why `number` cannot be a clue on a rows x cols grid, or None if it can: each message
+    states the range, 1..ROWS+COLS-1."""
+    most = rows + cols - 1
     if number < 1:
-        return f"clue {number} is impossible: a clue counts its own cell, so it is at least 1"
-    if number > rows + cols - 1:
-        return (f"clue {number} is impossible: at most ROWS+COLS-1 = {rows + cols - 1} "
-                "cells are visible from a cell")
+        return (f"clue {number} is impossible: clues here are 1..{most} (a clue counts its "
+                "own cell, so it is at least 1)")
+    if number > most:
+        return (f"clue {number} is impossible: clues here are 1..{most} (at most "
+                f"ROWS+COLS-1 = {most} cells are visible from a cell)")
     return None
 
 
@@ -172,7 +175,7 @@ def _read_header(layout: Layout) -> tuple[int, int]:
     rows, cols, rest = layout.grid_header("cave", "cave ROWS COLS", MAX_SIDE)
     if rest:
         raise layout.header_error(f"header must be exactly 'cave ROWS COLS', got "
-                                  f"{' '.join(layout.header)!r}")
+                                  f"{quoted(' '.join(layout.header))}")
     return rows, cols
 
 
@@ -183,11 +186,14 @@ def _read_token(layout: Layout, line: int, column: int, token: str, rows: int,
     if token == "?":
         return UNKNOWN
     if not _NUMBER.fullmatch(token):
-        raise layout.error(line, column, f"token {token!r} is not '-', '?' or a clue number")
+        raise layout.error(line, column, f"token {quoted(token)} is not '-', '?' or a clue "
+                           "number")
     digits = token.lstrip("0") or "0"
     if len(digits) > 6:
-        raise layout.error(line, column, f"a clue of {len(digits)} digits is impossible: at most "
-                           f"ROWS+COLS-1 = {rows + cols - 1} cells are visible from a cell")
+        most = rows + cols - 1
+        raise layout.error(line, column, f"a clue of {len(digits)} digits is impossible: clues "
+                           f"here are 1..{most} (at most ROWS+COLS-1 = {most} cells are "
+                           "visible from a cell)")
     problem = clue_problem(int(digits), rows, cols)
     if problem:
         raise layout.error(line, column, problem)
@@ -246,7 +252,7 @@ def inside_grid(solution: Any) -> tuple[tuple[bool, ...], ...]:
     grid = []
     for r, row in enumerate(solution["inside"]):
         if not isinstance(row, str) or any(ch not in "01" for ch in row):
-            raise ValueError(f"inside row {r} must be a string of 0 and 1, got {row!r:.40}")
+            raise ValueError(f"inside row {r} must be a string of 0 and 1, got {quoted(row)}")
         grid.append(tuple(ch == "1" for ch in row))
     return tuple(grid)
 
@@ -331,8 +337,11 @@ def objective(instance: Instance, solution: Any) -> None:
 
 # ---------------------------------------------------------------- drawing
 
-def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
-    """The grid: clue numbers, inside cells highlighted, outside cells as dim blocks.
+def render(instance: Instance, solution: dict[str, Any] | None = None,
+           width: int | None = None) -> Text:
+    """The grid: clue numbers, inside cells highlighted, outside cells as dim blocks; no
+    line wider than `width` (cells as narrow as the widest clue and unspaced, else a
+    summary: `core.drawing`).
 
     A grid over `core.drawing.GRID_LIMIT` a side is summarised: its clues and inside cells.
     """
@@ -341,25 +350,28 @@ def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
         inside = inside_grid(solution)
     text = Text()
     text.append(f"Cave {instance.rows}x{instance.cols}\n", style="bold")
-    if drawing.too_big(instance.rows, instance.cols):
+    widest = max([1] + [len(cell.token) for row in instance.clues for cell in row])
+    gap = drawing.cell_gap(width, lambda g: instance.cols * (max(widest, 1 + g) + g))
+    if drawing.too_big(instance.rows, instance.cols) or gap is None:
         counts = [(len(clue_cells(instance)), "clues")]
         if inside is not None:
             counts.append((sum(map(sum, inside)), "cells inside"))
-        text.append(drawing.grid_summary(instance.rows, instance.cols, counts) + "\n")
-        return text
-    width = max([2] + [len(cell.token) for row in instance.clues for cell in row])
+        text.append(drawing.grid_summary(instance.rows, instance.cols, counts, width) + "\n")
+        return drawing.wrapped(text, width)
+    cell_width, blank = max(widest, 1 + gap), " " * gap
     for r, row in enumerate(instance.clues):
         for c, cell in enumerate(row):
             label = cell.token if cell.is_clue else "·"
             if inside is None:
-                text.append(label.rjust(width) + " ", style="bold" if cell.is_clue else "dim")
+                text.append(label.rjust(cell_width) + blank,
+                            style="bold" if cell.is_clue else "dim")
             elif inside[r][c]:
                 shown = label if cell.is_clue else ""
-                text.append(shown.rjust(width) + " ", style="bold black on bright_yellow")
+                text.append(shown.rjust(cell_width) + blank, style="bold black on bright_yellow")
             else:
-                text.append("▒" * width + " ", style="dim")
+                text.append("▒" * cell_width + blank, style="dim")
         text.append("\n")
-    return text
+    return drawing.wrapped(text, width)
 
 
 # ---------------------------------------------------------------- brute force

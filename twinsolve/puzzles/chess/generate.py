@@ -61,7 +61,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import UsageError
+from ...core.errors import UsageError, quoted
 from ...core.generation import Generated, Grade, Request
 from ...core.limits import LimitReached, Limits
 from ...core.result import Status
@@ -459,7 +459,7 @@ def dead_end_maxima(rows: int, cols: int, pieces: int) -> dict[int, int]:
 
 
 def _size(request: Request) -> tuple[int, int]:
-    rows, cols = (request.rows, request.cols) if request.rows or request.cols else DEFAULT_SIZE
+    rows, cols = DEFAULT_SIZE if request.rows is None else (request.rows, request.cols)
     for side, what in ((rows, "rows"), (cols, "columns")):
         if side is None or not 1 <= side <= MAX_SIDE:
             raise UsageError(f"a Solitaire Chess board has 1..{MAX_SIDE} {what}, got {side}")
@@ -469,7 +469,7 @@ def _size(request: Request) -> tuple[int, int]:
 def _variant(request: Request) -> str:
     variant = request.option("variant", "mixed")
     if variant not in VARIANTS:
-        raise UsageError(f"unknown Solitaire Chess variant {variant!r} "
+        raise UsageError(f"unknown Solitaire Chess variant {quoted(variant)} "
                          f"(variants: {', '.join(VARIANTS)})")
     return variant
 
@@ -482,7 +482,7 @@ def _pieces(request: Request) -> int:
     if isinstance(value, str) and value.isdecimal():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"--pieces must be a whole number, got {value!r}")
+        raise UsageError(f"--pieces must be a whole number, got {quoted(value)}")
     return value
 
 
@@ -490,22 +490,21 @@ def check(request: Request) -> None:
     """Refuse what no board can be: a bad size, variant or piece count, a piece count
     outside the level's band (`piece_band`), the knights variant (never unique)."""
     if request.level not in LEVELS:
-        raise UsageError(f"unknown Solitaire Chess level {request.level!r} "
+        raise UsageError(f"unknown Solitaire Chess level {quoted(request.level)} "
                          f"(levels: {', '.join(LEVELS)})")
     if request.symmetric:
         raise UsageError("Solitaire Chess has no clues to place symmetrically")
     rows, cols = _size(request)
     variant, pieces = _variant(request), _pieces(request)
-    if pieces < 2:
-        raise UsageError(f"a Solitaire Chess puzzle needs at least 2 pieces, got {pieces}")
-    if pieces > rows * cols:
-        raise UsageError(f"{pieces} pieces do not fit on a {rows}x{cols} board")
-    low, high = piece_band(request.level, rows, cols)
-    if pieces < low or (high is not None and pieces > high):
-        band = f"{low} to {high}" if high is not None else f"at least {low}"
-        article = "an" if request.level[0] in "aeiou" else "a"
-        raise UsageError(f"{article} {request.level} Solitaire Chess puzzle has {band} pieces, "
-                         f"not {pieces}")
+    low, top = piece_band(request.level, rows, cols)
+    high = rows * cols if top is None else min(top, rows * cols)  # a piece per square at most
+    article = "an" if request.level[0] in "aeiou" else "a"
+    if low > high:
+        raise UsageError(f"a {rows}x{cols} board has no {request.level} Solitaire Chess "
+                         f"puzzle: it needs at least {low} pieces")
+    if not low <= pieces <= high:
+        raise UsageError(f"{article} {request.level} Solitaire Chess puzzle has {low} to {high} "
+                         f"pieces on a {rows}x{cols} board, not {quoted(pieces)}")
     if variant == "knights":
         # Two knights that attack each other can each take the other: two winning lines.
         raise UsageError("a knights-only board never has exactly one winning line "

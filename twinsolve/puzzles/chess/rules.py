@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 
 from ...core import drawing
+from ...core.errors import quoted
 from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
 from ...core.limits import LimitReached, Limits, Poller
 from ...core.result import Result, Stats, Status, Stopwatch, Tally
@@ -195,7 +196,7 @@ def _read_header(layout: Layout) -> tuple[int, int, bool]:
         if word == "knights" and not knights:
             knights = True
         else:
-            raise layout.header_error(f"unexpected {word!r} in header (option: knights)")
+            raise layout.header_error(f"unexpected {quoted(word)} in header (option: knights)")
     return rows, cols, knights
 
 
@@ -251,7 +252,7 @@ def verify(instance: Instance, solution: Any) -> list[str]:
     for number, text in enumerate(solution["moves"], start=1):
         move = read_move(instance.rows, instance.cols, text)
         if isinstance(move, str):
-            return [f"move {number} {text!r}: {move}"]
+            return [f"move {number} {quoted(text)}: {move}"]
         mover, origin, captured, target = move
         problem = _legal(board, origin, target)
         if problem is None and board[origin[0]][origin[1]] is not mover:
@@ -259,7 +260,7 @@ def verify(instance: Instance, solution: Any) -> list[str]:
         if problem is None and board[target[0]][target[1]] is not captured:
             problem = f"the piece on {square_name(instance.rows, target)} is not {captured.value}"
         if problem is not None:
-            return [f"move {number} {text!r}: {problem}"]
+            return [f"move {number} {quoted(text)}: {problem}"]
         apply_move(board, origin, target)
     left = sum(cell is not Cell.EMPTY for row in board for cell in row)
     if left != 1:
@@ -291,24 +292,30 @@ def answer(moves: list[str] | None, tally: Tally, limits: Limits, stats: Stats,
 
 # ---------------------------------------------------------------- drawing
 
-def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
+def render(instance: Instance, solution: dict[str, Any] | None = None,
+           width: int | None = None) -> Text:
     """The board with rank numbers and file letters, then the moves if any (a long list
-    elided in the middle: `core.drawing`)."""
+    elided in the middle); no line wider than `width` (`core.drawing`)."""
     text = Text()
     text.append(f"Solitaire Chess {instance.rows}x{instance.cols} ({instance.variant}, "
                 f"{instance.pieces} pieces)\n", style="bold")
-    for r, row in enumerate(instance.board):
-        text.append(f"{instance.rows - r} ", style="dim")
-        for cell in row:
-            text.append(cell.value + " ", style="dim" if cell is Cell.EMPTY else "bold")
-        text.append("\n")
-    text.append("  " + " ".join(_FILES[:instance.cols]) + "\n", style="dim")
+    gap = drawing.cell_gap(width, lambda g: 2 + (1 + g) * instance.cols)
+    if gap is None:
+        counts = [(instance.pieces, "pieces")]
+        text.append(drawing.grid_summary(instance.rows, instance.cols, counts, width) + "\n")
+    else:
+        for r, row in enumerate(instance.board):
+            text.append(f"{instance.rows - r} ", style="dim")
+            for cell in row:
+                text.append(cell.value + " " * gap, style="dim" if cell is Cell.EMPTY else "bold")
+            text.append("\n")
+        text.append("  " + (" " * gap).join(_FILES[:instance.cols]) + "\n", style="dim")
     if solution and isinstance(solution.get("moves"), list):
         moves = solution["moves"]
         shown = [str(moves[i]) if isinstance(i, int) else i.label("moves")
                  for i in drawing.shown(len(moves))]
         text.append("moves: " + " ".join(shown) + "\n", style="magenta")
-    return text
+    return drawing.wrapped(text, width)
 
 
 # ---------------------------------------------------------------- brute force

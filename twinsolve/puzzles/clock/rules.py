@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 
 from ...core import drawing
+from ...core.errors import quoted
 from ...core.instance_file import Entry, Layout, Metadata, ascii_int, format_metadata, read_layout
 from ...core.limits import Limits
 from ...core.result import Result, Status, Stopwatch, Tally
@@ -43,6 +44,7 @@ __all__ = ["Instance", "parse", "format", "verify", "objective", "render", "brut
            "solution_from_steps", "MAX_HOURS", "BRUTE_MAX_WORK"]
 
 MAX_HOURS = 1_000_000
+MAX_STEP = 999_999_999  # a step is any whole number of up to 9 digits, either sign
 BRUTE_MAX_WORK = 1_000_000
 _KEYS = ("start", "target", "steps")
 
@@ -103,12 +105,13 @@ def plan_length_bound(instance: Instance) -> int:
 def _read_hours(layout: Layout) -> int:
     words = layout.header
     if words[0] != "clock":
-        raise layout.header_error(f"expected header 'clock M', got {words[0]!r}")
+        raise layout.header_error(f"expected header 'clock M', got {quoted(words[0])}")
     if len(words) != 2:
         raise layout.header_error("header must be 'clock M' (M = hours on the dial)")
     hours = ascii_int(words[1])
     if hours is None or not 1 <= hours <= MAX_HOURS:
-        raise layout.header_error(f"M must be a whole number 1..{MAX_HOURS}, got {words[1]!r}")
+        raise layout.header_error(f"M must be a whole number 1..{MAX_HOURS}, "
+                                  f"got {quoted(words[1])}")
     return hours
 
 
@@ -128,7 +131,8 @@ def _position(layout: Layout, word: str, entry: Entry,
     value = ascii_int(token)
     if value is None or not 0 <= value < hours:
         raise layout.error(number, column,
-                           f"{word} must be a dial position 0..{hours - 1}, got {token!r}")
+                           f"{word} must be a dial position 0..{hours - 1}, "
+                           f"got {quoted(token)}")
     return value
 
 
@@ -140,8 +144,8 @@ def _steps(layout: Layout, entry: Entry) -> tuple[int, ...]:
     for column, token in values:
         value = ascii_int(token)
         if value is None:
-            raise layout.error(number, column,
-                               f"step {token!r} is not a whole number (at most 9 digits)")
+            raise layout.error(number, column, f"a step must be a whole number of at most 9 "
+                               f"digits, -{MAX_STEP}..{MAX_STEP}, got {quoted(token)}")
         steps.append(value)
     return tuple(steps)
 
@@ -214,10 +218,12 @@ def solution_from_steps(instance: Instance, steps: Sequence[int]) -> dict[str, l
 
 # ---------------------------------------------------------------- drawing
 
-def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
+def render(instance: Instance, solution: dict[str, Any] | None = None,
+           width: int | None = None) -> Text:
     """The dial, the moves, and the plan as positions joined by the steps taken.
 
-    A long plan or move list is elided in the middle (`core.drawing`).
+    A long plan or move list is elided in the middle (`core.drawing`); lines wider
+    than `width` are word-wrapped.
     """
     text = Text()
     text.append(f"Clock with {instance.hours} hours: {instance.start} -> {instance.target}\n",
@@ -236,7 +242,7 @@ def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
             text.append(f" -(+{steps[index]})-> ", style="dim")
             text.append(str(times[index + 1]), style="yellow")
         text.append(f"   ({len(steps)} moves)\n")
-    return text
+    return drawing.wrapped(text, width)
 
 
 # ---------------------------------------------------------------- brute force

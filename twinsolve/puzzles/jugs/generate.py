@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
-from ...core.errors import UsageError
+from ...core.errors import UsageError, quoted
 from ...core.generation import Generated, Grade, Request, spelled
 from ...search.grading import (
     Band,
@@ -97,7 +97,8 @@ def _options(request: Request) -> tuple[int | None, int | None, str | None]:
     jugs = whole_option(request, "jugs", 2, 4)
     goal = request.option("goal")
     if goal is not None and goal not in {kind.value for kind in GoalKind}:
-        raise UsageError(f"{spelled('goal')} must be holds, total or exact, got {goal!r}")
+        raise UsageError(f"{spelled('goal')} must be holds, total or exact, "
+                         f"got {quoted(goal)}")
     if jugs == 4 and goal == "total":
         raise UsageError("4 jugs are poured from a full one, which keeps the total: "
                          f"ask for {spelled('goal')}=holds or exact, or fewer jugs")

@@ -51,6 +51,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 
 from ...core import drawing
+from ...core.errors import quoted
 from ...core.instance_file import Entry, Layout, Metadata, ascii_int, format_metadata, read_layout
 from ...core.limits import Limits
 from ...core.result import Result, Status, Stopwatch, Tally
@@ -62,6 +63,7 @@ __all__ = ["Instance", "Goal", "GoalKind", "Move", "MoveKind", "parse", "format"
 
 MAX_JUGS = 16
 MAX_CAPACITY = 1_000_000
+MAX_AMOUNT = 999_999_999  # the largest amount a goal may name (9 digits, as every number)
 BRUTE_MAX_STATES = 5_000
 _KEYS = ("capacities", "start", "moves", "goal")
 
@@ -251,7 +253,7 @@ def plan_length_bound(instance: Instance) -> int:
 def _read_lines(layout: Layout) -> dict[str, Entry]:
     if layout.header != ("jugs",):
         if layout.header[0] != "jugs":
-            raise layout.header_error(f"expected header 'jugs', got {layout.header[0]!r}")
+            raise layout.header_error(f"expected header 'jugs', got {quoted(layout.header[0])}")
         raise layout.header_error("the header is the word 'jugs' alone; capacities, start, "
                                   "moves and goal go on lines of their own")
     return layout.keyword_lines(_KEYS, {"capacities": "capacities 3 5",
@@ -259,18 +261,23 @@ def _read_lines(layout: Layout) -> dict[str, Entry]:
                                         "goal": "goal holds 4"})
 
 
-def _numbers(layout: Layout, entry: Entry, what: str, count: int | None = None) -> list[int]:
-    """Whole numbers >= 0 from an entry's tokens, `count` of them when given."""
+def _numbers(layout: Layout, entry: Entry, what: str, highs: Sequence[int],
+             low: int = 0) -> list[int]:
+    """Whole numbers from an entry's tokens, one per item of `highs`, the i-th in
+    low..highs[i] (the message states the range)."""
     number, tokens = entry
-    if count is not None and len(tokens) != count:
+    count = len(highs)
+    if len(tokens) != count:
         column = tokens[count][0] if len(tokens) > count else None
-        raise layout.error(number, column, f"{what} needs {count} value(s), one per jug, "
-                           f"got {len(tokens)}")
+        raise layout.error(number, column, f"{what} needs {count} value(s)"
+                           + (", one per jug" if count > 1 else "") + f", got {len(tokens)}")
     values = []
-    for column, token in tokens:
+    for (column, token), high in zip(tokens, highs, strict=True):
         value = ascii_int(token)
-        if value is None or value < 0:
-            raise layout.error(number, column, f"{what}: {token!r} is not a whole number >= 0")
+        if value is None or not low <= value <= high:
+            jug = f" (jug {len(values)})" if count > 1 else ""
+            raise layout.error(number, column, f"{what} must be a whole number {low}..{high}, "
+                               f"got {quoted(token)}{jug}")
         values.append(value)
     return values
 
@@ -281,23 +288,14 @@ def _capacities(layout: Layout, entry: Entry) -> tuple[int, ...]:
         raise layout.error(number, None, "capacities needs at least one jug")
     if len(tokens) > MAX_JUGS:
         raise layout.error(number, tokens[MAX_JUGS][0], f"at most {MAX_JUGS} jugs")
-    values = _numbers(layout, entry, "capacities")
-    for (column, token), value in zip(tokens, values, strict=True):
-        if not 1 <= value <= MAX_CAPACITY:
-            raise layout.error(number, column,
-                               f"capacity must be 1..{MAX_CAPACITY}, got {token!r}")
-    return tuple(values)
+    return tuple(_numbers(layout, entry, "capacity", [MAX_CAPACITY] * len(tokens), low=1))
 
 
 def _start(layout: Layout, entry: Entry | None, capacities: tuple[int, ...]) -> tuple[int, ...]:
+    """The start levels: jug i holds 0..its capacity (all empty without the line)."""
     if entry is None:
         return (0,) * len(capacities)
-    values = _numbers(layout, entry, "start", len(capacities))
-    for i, (value, cap) in enumerate(zip(values, capacities, strict=True)):
-        if value > cap:
-            raise layout.error(entry[0], entry[1][i][0],
-                               f"jug {i} starts with {value}, above its capacity {cap}")
-    return tuple(values)
+    return tuple(_numbers(layout, entry, "start", capacities))
 
 
 def _kinds(layout: Layout, entry: Entry) -> tuple[MoveKind, ...]:
@@ -309,9 +307,10 @@ def _kinds(layout: Layout, entry: Entry) -> tuple[MoveKind, ...]:
     for column, token in tokens:
         if token not in known:
             raise layout.error(number, column,
-                               f"unknown move kind {token!r} (choose from fill, empty, pour)")
+                               f"unknown move kind {quoted(token)} (choose from fill, empty, "
+                               "pour)")
         if known[token] in chosen:
-            raise layout.error(number, column, f"move kind {token!r} given twice")
+            raise layout.error(number, column, f"move kind {quoted(token)} given twice")
         chosen.add(known[token])
     return tuple(k for k in MoveKind if k in chosen)
 
@@ -324,10 +323,11 @@ def _goal(layout: Layout, entry: Entry, jugs: int) -> Goal:
     kinds = {k.value: k for k in GoalKind}
     if word not in kinds:
         raise layout.error(number, column,
-                           f"unknown goal {word!r} (choose from holds, total, exact)")
+                           f"unknown goal {quoted(word)} (choose from holds, total, exact)")
     kind = kinds[word]
+    # Any amount a file can write (9 digits): one no jug can hold is a valid, unsolvable goal.
     count = jugs if kind is GoalKind.EXACT else 1
-    values = _numbers(layout, (number, tokens[1:]), f"goal {word}", count)
+    values = _numbers(layout, (number, tokens[1:]), f"goal {word}", [MAX_AMOUNT] * count)
     return Goal(kind, tuple(values))
 
 
@@ -390,7 +390,7 @@ def _check_step(instance: Instance, index: int, label: Any, before: tuple[int, .
     """One move, replayed without `apply_move`: allowed, and `after` follows from `before`."""
     move = parse_move(label, instance.jugs)
     if move is None:
-        return [f"move {index} ({label!r}) is not 'fill i', 'empty i' or 'pour i j' "
+        return [f"move {index} ({quoted(label)}) is not 'fill i', 'empty i' or 'pour i j' "
                 f"with jugs 0..{instance.jugs - 1}"]
     if move.kind not in instance.kinds:
         return [f"move {index} ({label}): {move.kind} is not allowed here"]
@@ -426,10 +426,12 @@ def solution_from_moves(instance: Instance, moves: Sequence[Move]) -> dict[str, 
 
 # ---------------------------------------------------------------- drawing
 
-def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
+def render(instance: Instance, solution: dict[str, Any] | None = None,
+           width: int | None = None) -> Text:
     """The jugs and goal, and the plan as one line per move with the levels after it.
 
-    A long plan is elided in the middle (`core.drawing`).
+    A long plan is elided in the middle (`core.drawing`); lines wider
+    than `width` are word-wrapped.
     """
     text = Text()
     caps = " ".join(map(str, instance.capacities))
@@ -444,7 +446,7 @@ def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
                 continue
             text.append(str(moves[index]).ljust(10), style="bold magenta")
             text.append(str(states[index + 1]) + "\n")
-    return text
+    return drawing.wrapped(text, width)
 
 
 # ---------------------------------------------------------------- brute force

@@ -56,7 +56,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import UsageError
+from ...core.errors import UsageError, quoted
 from ...core.generation import Generated, Grade, Request, spelled
 from ...core.limits import Limits
 from ...core.result import Status
@@ -267,7 +267,7 @@ def _whole_option(request: Request, name: str, default: int | None) -> int | Non
     if isinstance(value, str) and value.isdecimal():
         value = int(value)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise UsageError(f"{spelled(name)} must be a whole number, got {value!r}")
+        raise UsageError(f"{spelled(name)} must be a whole number, got {quoted(value)}")
     return value
 
 
@@ -275,7 +275,7 @@ def _shape(request: Request) -> Instance:
     """The dark board of the requested size and variant (options checked)."""
     variant = request.option("variant", "plain")
     if variant not in VARIANTS:
-        raise UsageError(f"unknown Lights Out variant {variant!r} "
+        raise UsageError(f"unknown Lights Out variant {quoted(variant)} "
                          f"(variants: {', '.join(VARIANTS)})")
     modulus = _whole_option(request, "modulus", 2)
     if modulus not in PRIMES:
@@ -286,10 +286,7 @@ def _shape(request: Request) -> Instance:
 
 
 def _presses(request: Request) -> int | None:
-    presses = _whole_option(request, "presses", None)
-    if presses is not None and presses < 1:
-        raise UsageError(f"--presses must be at least 1, got {presses}")
-    return presses
+    return _whole_option(request, "presses", None)
 
 
 def max_unique_presses(shape: Instance) -> tuple[int, int]:
@@ -329,7 +326,7 @@ def _level_problem(board: str, level: str, nullity: int, modulus: int) -> str | 
 def check(request: Request) -> None:
     """Refuse bad options, sizes out of range, and levels or press counts the size rules out."""
     if request.level not in LEVELS:
-        raise UsageError(f"unknown Lights Out level {request.level!r} (levels: "
+        raise UsageError(f"unknown Lights Out level {quoted(request.level)} (levels: "
                          f"{', '.join(LEVELS)})")
     for size, what in ((request.rows, "rows"), (request.cols, "columns")):
         if size is None or not 1 <= size <= MAX_GENERATED_SIDE:
@@ -345,9 +342,10 @@ def check(request: Request) -> None:
         raise UsageError(problem)
     if most < 1:
         raise UsageError(f"no {board} with a light on has a unique fewest-press solution")
-    if presses is not None and presses > most:
-        raise UsageError(f"a unique fewest-press solution on a {board} has at most {most} "
-                         f"presses, not {presses}")
+    if presses is not None and not 1 <= presses <= most:
+        raise UsageError(f"--presses must be 1..{most}, got {presses}: at least 1 (a lit "
+                         f"board), and a unique fewest-press solution on a {board} has at "
+                         f"most {most} presses")
 
 
 def _draw(shape: Instance, presses: int, rng: random.Random) -> list[list[int]]:

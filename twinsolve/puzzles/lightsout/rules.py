@@ -52,6 +52,7 @@ import numpy as np
 from rich.text import Text
 
 from ...core import drawing
+from ...core.errors import quoted
 from ...core.geometry import DELTAS
 from ...core.instance_file import (
     BodyLine,
@@ -160,7 +161,7 @@ def _read_header(layout: Layout) -> _Header:
         word = words[index]
         if word not in _OPTIONS:
             raise layout.word_error(
-                index, f"unexpected {word!r} in header (options: torus, sigma, mod K, "
+                index, f"unexpected {quoted(word)} in header (options: torus, sigma, mod K, "
                        f"lights all)")
         if word in seen:
             raise layout.word_error(index, f"option {word!r} given twice (first at column "
@@ -184,7 +185,7 @@ def _refuse_large_grid(layout: Layout) -> None:
         size = ascii_int(word)
         if size is not None and MAX_SIDE < size <= COMPACT_MAX_SIDE:
             raise layout.word_error(index,
-                f"{what} must be a whole number 1..{MAX_SIDE}, got {word!r} (a board with "
+                f"{what} must be a whole number 1..{MAX_SIDE}, got {quoted(word)} (a board with "
                 f"every light on may be up to {COMPACT_MAX_SIDE} a side: 'lights all' in "
                 f"the header, no grid)")
 
@@ -196,7 +197,7 @@ def _read_all(layout: Layout, index: int) -> None:
         where = index if value is not None else index - 1  # no value: point at `lights`
         raise layout.word_error(
             where, f"option 'lights' takes 'all' (every light on, no grid), got "
-                   f"{'nothing' if value is None else repr(value)}")
+                   f"{'nothing' if value is None else quoted(value)}")
 
 
 def _read_modulus(layout: Layout, index: int) -> int:
@@ -207,7 +208,7 @@ def _read_modulus(layout: Layout, index: int) -> int:
         where = index if value is not None else index - 1  # no K: point at `mod`
         raise layout.word_error(
             where, f"mod K needs a prime K in {', '.join(map(str, PRIMES))}, "
-                   f"got {'nothing' if value is None else repr(value)}")
+                   f"got {'nothing' if value is None else quoted(value)}")
     return prime
 
 
@@ -528,8 +529,10 @@ def solution_from_grid(grid: Any) -> dict[str, list[str]]:
 
 # ---------------------------------------------------------------- drawing
 
-def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
-    """The board (lights on = ●) and, beside it, the presses (digits, highlighted).
+def render(instance: Instance, solution: dict[str, Any] | None = None,
+           width: int | None = None) -> Text:
+    """The board (lights on = ●) and, beside it, the presses (digits, highlighted);
+    no line wider than `width` (`core.drawing`: compact cells, or a summary).
 
     A board over `core.drawing.GRID_LIMIT` a side is summarised: lights on, cells pressed.
     """
@@ -537,27 +540,30 @@ def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
     text = Text()
     title = f"Lights Out {instance.rows}x{instance.cols} ({instance.variant})"
     text.append(title + "\n", style="bold")
-    if drawing.too_big(instance.rows, instance.cols):
+    panels = 2 if presses else 1
+    gap = drawing.cell_gap(width, lambda g: panels * (1 + g) * instance.cols + 3 * (panels - 1))
+    if drawing.too_big(instance.rows, instance.cols) or gap is None:
         counts = [(lights_on(instance), "lights on")]
         if presses:
             counts.append((sum(len(row) - row.count("0") for row in presses), "cells pressed"))
-        text.append(drawing.grid_summary(instance.rows, instance.cols, counts) + "\n")
-        return text
-    width = 2 * instance.cols
-    text.append("board".ljust(width + 3) + ("presses" if presses else "") + "\n", style="dim")
+        text.append(drawing.grid_summary(instance.rows, instance.cols, counts, width) + "\n")
+        return drawing.wrapped(text, width)
+    blank = " " * gap
+    board = (1 + gap) * instance.cols
+    text.append("board".ljust(board + 3) + "presses\n" if presses else "board\n", style="dim")
     for r, row in enumerate(instance.lights):
         for value in row:
             if instance.modulus == 2:
-                text.append("● " if value else "· ", style="yellow" if value else "dim")
+                text.append(("●" if value else "·") + blank, style="yellow" if value else "dim")
             else:
-                text.append(f"{value} ", style="yellow" if value else "dim")
+                text.append(f"{value}{blank}", style="yellow" if value else "dim")
         if presses:
             text.append("   ")
             for ch in presses[r]:
-                text.append(("x " if instance.modulus == 2 else ch + " ") if ch != "0" else ". ",
-                            style="bold magenta" if ch != "0" else "dim")
+                text.append(("x" if instance.modulus == 2 else ch) + blank if ch != "0"
+                            else "." + blank, style="bold magenta" if ch != "0" else "dim")
         text.append("\n")
-    return text
+    return drawing.wrapped(text, width)
 
 
 # ---------------------------------------------------------------- brute force

@@ -89,7 +89,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import UsageError
+from ...core.errors import UsageError, quoted
 from ...core.generation import Generated, Grade, Request, spelled
 from ...core.limits import Limits
 from ...core.result import Status
@@ -375,9 +375,9 @@ def _whole(request: Request, name: str, default: int | None, least: int) -> int 
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"{spelled(name)} must be a whole number, got {value!r}")
+        raise UsageError(f"{spelled(name)} must be a whole number, got {quoted(value)}")
     if value < least:
-        raise UsageError(f"{spelled(name)} must be at least {least}, got {value}")
+        raise UsageError(f"{spelled(name)} must be at least {least}, got {quoted(value)}")
     return value
 
 
@@ -386,7 +386,7 @@ def _spec(request: Request) -> _Spec:
     if request.symmetric:
         raise UsageError("a mirror maze has no clues to place symmetrically (--symmetric)")
     if request.level not in LEVELS:
-        raise UsageError(f"unknown mirror maze level {request.level!r} "
+        raise UsageError(f"unknown mirror maze level {quoted(request.level)} "
                          f"(levels: {', '.join(LEVELS)})")
     rows = DEFAULT_SIZE[0] if request.rows is None else request.rows
     cols = DEFAULT_SIZE[1] if request.cols is None else request.cols
@@ -395,7 +395,7 @@ def _spec(request: Request) -> _Spec:
                          f"{MAX_GENERATED_SIDE} cells, not {rows}x{cols}")
     goal = request.option("goal", "any")
     if goal not in ("any", "all"):
-        raise UsageError(f"{spelled('goal')} must be 'any' or 'all', got {goal!r}")
+        raise UsageError(f"{spelled('goal')} must be 'any' or 'all', got {quoted(goal)}")
     lasers = _whole(request, "lasers", 1, 1)
     flips = _whole(request, "flips", None, 1)
     spec = _Spec(request.level, rows, cols, flips, Goal(goal), lasers, 0)

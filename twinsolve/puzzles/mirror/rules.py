@@ -37,6 +37,7 @@ from typing import Any, ClassVar, NamedTuple
 from rich.text import Text
 
 from ...core import drawing
+from ...core.errors import quoted
 from ...core.geometry import DELTAS, Direction
 from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
 from ...core.limits import Limits, Poller
@@ -158,7 +159,7 @@ def _read_header(layout: Layout) -> tuple[int, int, Goal]:
     goal = Goal.ANY
     if rest:
         if len(rest) != 2 or rest[0] != "goal" or rest[1] not in ("any", "all"):
-            raise layout.header_error(f"unexpected {' '.join(rest)!r} in header "
+            raise layout.header_error(f"unexpected {quoted(' '.join(rest))} in header "
                                       "(the only option is 'goal any' or 'goal all')")
         goal = Goal(rest[1])
     return rows, cols, goal
@@ -224,7 +225,7 @@ def flips_of(instance: Instance, solution: Any) -> tuple[frozenset[tuple[int, in
     for entry in solution["flips"]:
         if not (isinstance(entry, (list, tuple)) and len(entry) == 2
                 and all(type(v) is int for v in entry)):
-            return frozenset(), [f"flip {entry!r:.40} is not a [row, col] pair of integers"]
+            return frozenset(), [f"flip {quoted(entry)} is not a [row, col] pair of integers"]
         r, c = entry
         if not (0 <= r < instance.rows and 0 <= c < instance.cols):
             return frozenset(), [f"flip [{r}, {c}] is outside the grid"]
@@ -301,19 +302,23 @@ def objective(instance: Instance, solution: Any) -> int:
 
 # ---------------------------------------------------------------- drawing
 
-def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
+def render(instance: Instance, solution: dict[str, Any] | None = None,
+           width: int | None = None) -> Text:
     """The grid. With a solution: each `?` drawn as it stands (flipped ones magenta),
-    and the cells the beams pass through lit. A grid over `core.drawing.GRID_LIMIT`
-    a side is summarised: its mirrors, lasers and targets, and the flips."""
+    and the cells the beams pass through lit. No line is wider than `width` (compact
+    cells, else a summary: `core.drawing`); a grid over `core.drawing.GRID_LIMIT` a
+    side is summarised: its mirrors, lasers and targets, and the flips."""
     flipped, problems = flips_of(instance, solution) if solution is not None else (set(), [])
     shown = solution is not None and not problems
     text = Text()
     text.append(f"Mirror maze {instance.rows}x{instance.cols} ({instance.variant})\n",
                 style="bold")
-    if drawing.too_big(instance.rows, instance.cols):
+    gap = drawing.cell_gap(width, lambda g: (1 + g) * instance.cols)
+    if drawing.too_big(instance.rows, instance.cols) or gap is None:
         text.append(drawing.grid_summary(instance.rows, instance.cols,
-                                         _counts(instance, flipped if shown else None)) + "\n")
-        return text
+                                         _counts(instance, flipped if shown else None),
+                                         width) + "\n")
+        return drawing.wrapped(text, width)
     lit: set[tuple[int, int]] = set()
     if shown:
         for source in instance.sources():
@@ -321,9 +326,9 @@ def render(instance: Instance, solution: dict[str, Any] | None = None) -> Text:
     for r, row in enumerate(instance.grid):
         for c, kind in enumerate(row):
             text.append(*_cell_look(kind, (r, c) in flipped, (r, c) in lit, shown))
-            text.append(" ")
+            text.append(" " * gap)
         text.append("\n")
-    return text
+    return drawing.wrapped(text, width)
 
 
 def _counts(instance: Instance, flipped: AbstractSet[tuple[int, int]] | None
