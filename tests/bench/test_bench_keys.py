@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from twinsolve.bench.plan import Budget
-from twinsolve.bench.report import load
+from twinsolve.bench.results import load
 from twinsolve.bench.store import Store
 from twinsolve.bench.suite import SuiteConfig, run_suite
 from twinsolve.core.errors import UsageError

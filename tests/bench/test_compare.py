@@ -15,11 +15,14 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from twinsolve.bench.compare import compare, latex_text, markdown_text, print_comparison
+from twinsolve.bench.columns import format_value
+from twinsolve.bench.comparison import compare
+from twinsolve.bench.exports import comparison_latex_text, comparison_markdown_text
 from twinsolve.bench.records import RunRecord
-from twinsolve.bench.report import ReportData
+from twinsolve.bench.results import ReportData
+from twinsolve.bench.scores import VIRTUAL_BEST, summarise
 from twinsolve.bench.suite import SuiteConfig, run_suite
-from twinsolve.bench.summary import VIRTUAL_BEST, format_value, summarise
+from twinsolve.bench.summary import print_comparison
 from twinsolve.core.result import Status
 
 
@@ -107,10 +110,10 @@ def test_terminal_comparison_fits_80_columns_uncut():
 
 def test_markdown_and_latex_of_a_comparison():
     comparison = compare(data_of(BEFORE, "a.sqlite"), data_of(AFTER, "b.sqlite"))
-    md = markdown_text(comparison)
+    md = comparison_markdown_text(comparison)
     assert "| puzzle | back-end | solved A | solved B |" in md
     assert "| lightsout | hand | 1 | 2 | 0 | 0 | 5.50 s | 1.00 s | 0.18x |" in md
-    tex = latex_text(comparison)
+    tex = comparison_latex_text(comparison)
     assert "lightsout & hand & 1 & 2 & 0 & 0 & 5.50 s & 1.00 s & 0.18x" in tex
     assert "% twinsolve report: A = a.sqlite, B = b.sqlite" in tex
 

@@ -27,7 +27,7 @@ from conftest import device_twin, snapshot
 
 from twinsolve.bench.execute import record_of
 from twinsolve.bench.plan import Budget, content_hash
-from twinsolve.bench.report import load
+from twinsolve.bench.results import load
 from twinsolve.bench.suite import SuiteConfig, run_suite
 from twinsolve.cli import main
 from twinsolve.core.limits import Limits

@@ -17,12 +17,14 @@ from pathlib import Path
 import pytest
 from browser import CHROMIUM, NO_CHROMIUM, dump_dom
 
+from twinsolve.bench.exports import latex_text, markdown_text
 from twinsolve.bench.html import page
 from twinsolve.bench.plots import PAIRWISE_MAX, all_plots, render, same_nodes, scatter_plots
 from twinsolve.bench.records import RunRecord
-from twinsolve.bench.report import ReportData, latex_text, markdown_text, report
+from twinsolve.bench.report import report
+from twinsolve.bench.results import ReportData
+from twinsolve.bench.scores import summarise
 from twinsolve.bench.suite import SuiteConfig, run_suite
-from twinsolve.bench.summary import summarise
 from twinsolve.core.result import Status
 
 ROOT = Path(__file__).resolve().parents[2]

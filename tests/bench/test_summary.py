@@ -16,16 +16,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from twinsolve.bench.columns import COLUMNS, format_value
 from twinsolve.bench.records import RunRecord
-from twinsolve.bench.summary import (
-    COLUMNS,
-    VIRTUAL_BEST,
-    format_value,
-    print_problems,
-    print_summary,
-    problem_lines,
-    summarise,
-)
+from twinsolve.bench.scores import VIRTUAL_BEST, summarise
+from twinsolve.bench.summary import print_problems, print_summary, problem_lines
 from twinsolve.core.result import Status
 
 PUZZLES = ("chess", "cave", "clock", "jugs", "lightsout", "mirror")

@@ -9,8 +9,9 @@ says why it shows no picture. The solution drawn is the stored one, which
 passed `verify` when it was run and passes it again here (a picture never
 shows a wrong answer). Which runs are shown is decided from the stored
 runs alone (paths in order, wall times), so the same database gives the
-same page. Drawing goes through `twinsolve.pictures` (the registry's
-picture module of each puzzle) and `core.canvas`.
+same page. Drawing goes through `twinsolve.pictures.draw` (the registry's
+picture module of each puzzle) and `core.canvas`: the harness knows the
+pictures layer, which knows nothing of the harness.
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core import registry
+from ..core.canvas import svg
 from ..core.errors import InstanceError, UsageError
+from ..core.run import load_file
+from ..pictures.draw import Item, draw
+from .plan import content_hash
 from .records import RunRecord
 
 __all__ = ["Picture", "gallery", "EXAMPLES"]
@@ -41,12 +47,6 @@ def _solved(records: Sequence[RunRecord], puzzle: str) -> list[RunRecord]:
 
 
 def _draw(record: RunRecord, caption: str) -> Picture:
-    from ..core import registry
-    from ..core.canvas import svg
-    from ..core.run import load_file
-    from ..pictures.draw import Item, draw
-    from .plan import content_hash
-
     if not Path(record.path).is_file():
         return Picture(record.puzzle, caption, None, f"{record.path} is not here to draw")
     try:

@@ -37,24 +37,15 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.result import Status
+from .columns import COLUMNS, COMPARE_COLUMNS, DEFINITIONS, RATIO_NOTE, Column, format_value
+from .comparison import Comparison
 from .records import RunRecord
-from .summary import (
-    COLUMNS,
-    DEFINITIONS,
-    Task,
-    format_value,
-    is_virtual_best,
-    scope_notes,
-    task_of,
-    winners,
-)
-from .tables import Column
+from .results import ReportData
+from .scores import Task, is_virtual_best, scope_notes, task_of, winners
 
-if TYPE_CHECKING:
-    from .compare import Comparison
+if TYPE_CHECKING:  # the pictures and plots come drawn; only their types are named here
     from .gallery import Picture
     from .plots import Plot
-    from .report import ReportData
 
 __all__ = ["page", "compare_page", "inline_svg", "PROBLEM_LIMIT", "SORT_SCRIPT"]
 
@@ -383,8 +374,6 @@ def page(data: ReportData, plots: Sequence[tuple[Plot, str]] = (),
 
 def compare_page(comparison: Comparison, plots: Sequence[tuple[Plot, str]] = ()) -> str:
     """The page of two databases side by side; `plots` as for `page` (compare plots)."""
-    from .compare import COMPARE_COLUMNS, RATIO_NOTE
-
     a, b = comparison.before, comparison.after
     meta = f"A = {_e(a.db)} · {_e(a.selection)}<br>B = {_e(b.db)} · {_e(b.selection)}"
     puzzles = list(comparison.notes)

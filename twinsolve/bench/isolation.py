@@ -1,7 +1,7 @@
 """One long-lived worker process and the limits the harness enforces on it.
 
 `WorkerProcess.execute(task)` sends a task to its worker and waits for the
-reply while watching the clock and the worker's resident memory:
+reply while watching the time and the worker's resident memory:
 
 - past the wall-clock limit (the run's timeout plus a grace period for the
   back-end's own cooperative stop) the worker's whole process group is
@@ -49,7 +49,7 @@ from ..core.time_limit import GRACE_S, grace_seconds  # re-exported: they lived 
 __all__ = ["WorkerProcess", "Outcome", "GRACE_S", "grace_seconds"]
 
 KILL_SLACK_S = 0.5     # past the worker's own hard stop, before the harness kills it
-POLL_S = 0.02          # how often the clock and the memory are checked
+POLL_S = 0.02          # how often the time and the memory are checked
 _TICK = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 

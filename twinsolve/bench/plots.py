@@ -2,7 +2,7 @@
 
 Three kinds, each drawn for every puzzle in the results, from judged records
 (a run marked `wrong` does not count as solved); a task is one instance file
-and seed (twinsolve.bench.summary.task_of):
+and seed (twinsolve.bench.scores.task_of):
 
 - cactus (`cactus-<puzzle>`): for each back-end, the number of tasks solved
   within a time t, against t on a log axis; the virtual best back-end (per
@@ -66,8 +66,9 @@ from matplotlib.ticker import MaxNLocator
 
 from ..core.atomic import output_folder, write_bytes
 from ..core.result import Status
+from .columns import format_value
 from .records import RunRecord
-from .summary import VIRTUAL_BEST, Task, format_value, task_of, virtual_best
+from .scores import VIRTUAL_BEST, Task, task_of, virtual_best
 
 __all__ = ["Plot", "FORMATS", "PAIRWISE_MAX", "cactus_plots", "scatter_plots",
            "nodes_time_plots", "all_plots", "compare_plots", "same_nodes", "render",
@@ -109,8 +110,8 @@ class Plot:
 def file_stem(*parts: str) -> str:
     """A file name from puzzle and back-end names, safe on every file system.
 
-    >>> file_stem("scatter-time", "lightsout", "sat:glucose4", "vs", "hand")
-    'scatter-time-lightsout-sat_glucose4-vs-hand'
+    >>> file_stem("scatter-time", "toy", "sat:glucose4", "vs", "hand")
+    'scatter-time-toy-sat_glucose4-vs-hand'
     """
     return "-".join(re.sub(r"[^A-Za-z0-9_.+-]+", "_", part).strip("._") or "_" for part in parts)
 

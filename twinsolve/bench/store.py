@@ -278,7 +278,7 @@ def _upgrade_from_1(db: sqlite3.Connection) -> int:
 
 
 def _ends_with(path: str, tail: str) -> bool:
-    """`tail` names `path`'s last components (`jugs/a.txt` ends `/x/instances/jugs/a.txt`)."""
+    """`tail` names `path`'s last components (`toy/a.txt` ends `/x/instances/toy/a.txt`)."""
     return path == tail or path.endswith("/" + tail)
 
 
@@ -443,7 +443,7 @@ class Store:
         """The upgraded schema-1 runs these keys resume: key -> run id (module docstring).
 
         Each such run goes to one key: the first whose path ends the run's stored
-        path (`/home/me/instances/jugs/a.txt` for `jugs/a.txt`), else the first.
+        path (`/home/me/instances/toy/a.txt` for `toy/a.txt`), else the first.
         """
         claims: dict[int, list[tuple[RunKey, str]]] = defaultdict(list)
         with self._guard():

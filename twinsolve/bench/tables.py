@@ -1,9 +1,10 @@
 """Tables of result rows for the terminal, Markdown and LaTeX, from one column list.
 
-A table is a list of `Column`s over rows that are dicts (the summary rows of
-twinsolve.bench.summary, the comparison rows of twinsolve.bench.compare).
-Each column names its row key, its full header, and how to show a value, so
-every output shows the same text for the same value.
+A table is a list of `Column`s (twinsolve.bench.columns) over rows that are
+dicts (the summary rows of twinsolve.bench.scores, the comparison rows of
+twinsolve.bench.comparison). Each column names its row key, its full header,
+and how to show a value, so every output shows the same text for the same
+value.
 
 The terminal must fit the console without cutting a cell (rich would
 otherwise shorten cells to `…`). `fit` decides the columns a terminal table
@@ -37,31 +38,10 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["Column", "Row", "Layout", "Blocks", "fit", "blocks", "groups", "rich_table",
-           "natural_width", "legend", "markdown", "latex"]
+from .columns import Column, Row, groups
 
-Row = Mapping[str, object]
-
-
-@dataclass(frozen=True)
-class Column:
-    """One column: the row key it shows and how."""
-
-    key: str
-    header: str
-    format: Callable[[object], str]
-    short: str = ""            # the terminal's narrow header; `meaning` explains it
-    meaning: str = ""          # legend text for the short header
-    numeric: bool = True       # right-aligned
-    drop: int = 0              # 0: always shown; higher: left out first when narrow
-    hide_zero: bool = False    # a count column: left out of a narrow table when all 0
-    alarm: bool = False        # a nonzero value is drawn bold red (wrong, crash)
-
-    def label(self, wide: bool) -> str:
-        return self.header if wide or not self.short else self.short
-
-    def text(self, row: Row) -> str:
-        return self.format(row.get(self.key))
+__all__ = ["Layout", "Blocks", "fit", "blocks", "rich_table", "natural_width", "legend",
+           "markdown", "latex"]
 
 
 def _zero(column: Column, rows: Sequence[Row]) -> bool:
@@ -131,12 +111,6 @@ def fit(columns: Sequence[Column], rows: Sequence[Row], width: int | None) -> La
 def legend(columns: Sequence[Column]) -> str:
     """`short = meaning` for every shown column with a short header, joined by ` · `."""
     return " · ".join(f"{c.short} = {c.meaning}" for c in columns if c.short and c.meaning)
-
-
-def groups(rows: Sequence[Row], key: str = "puzzle") -> list[tuple[str, list[Row]]]:
-    """The rows grouped by `key`, groups in order of first appearance."""
-    names = list(dict.fromkeys(str(row[key]) for row in rows))
-    return [(name, [row for row in rows if row[key] == name]) for name in names]
 
 
 @dataclass(frozen=True)

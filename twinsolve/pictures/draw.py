@@ -1,8 +1,9 @@
 """What `twinsolve render`, `solve --svg` and `sheet` draw: items, their solutions, file names.
 
 An item is a puzzle instance (drawn by `puzzles/<name>/picture.py`, found
-through the registry) or a stealth-game level (drawn by
-`twinsolve.robots.picture`). `gather(sources)` reads files and folders the way
+through the registry) or a stealth-game level (read by `twinsolve.robots.level`
+and drawn by `twinsolve.robots.picture`: the game's files and pictures,
+never its play). `gather(sources)` reads files and folders the way
 `solve` does (`core.sources`), and also the stealth game's levels, which the
 puzzle walks pass by: a `robots` file named directly, or found in a folder.
 
@@ -38,7 +39,7 @@ from ..core import registry
 from ..core.atomic import write_bytes
 from ..core.canvas import Drawing
 from ..core.errors import InstanceError, UsageError
-from ..core.instance_file import header_words
+from ..core.instance_file import header_words, read_text
 from ..core.limits import Limits
 from ..core.result import Result, Status
 from ..core.run import file_problem, run
@@ -90,15 +91,21 @@ def _is_level_file(path: Path) -> bool:
     return bool(words) and words[0] == ROBOTS
 
 
-def _levels(source: str) -> list[Item]:
-    from ..robots.play import load
+def _level(path: Path) -> Any:
+    """The level in a file `_is_level_file` accepted (so no `file_problem`): read with the
+    game's own level format (`robots.level`), never its play; `InstanceError` naming it."""
+    from ..robots.level import parse
 
+    return parse(read_text(path), str(path))
+
+
+def _levels(source: str) -> list[Item]:
     path = Path(source)
     if path.is_dir():
         found = sorted(p for p in path.rglob("*.txt")
                        if not any(part.startswith(".") for part in p.relative_to(path).parts))
-        return [Item(str(p), load(p)) for p in found if _is_level_file(p)]
-    return [Item(source, load(path))] if path.is_file() and _is_level_file(path) else []
+        return [Item(str(p), _level(p)) for p in found if _is_level_file(p)]
+    return [Item(source, _level(path))] if path.is_file() and _is_level_file(path) else []
 
 
 def gather(sources: list[str]) -> list[Item]:
