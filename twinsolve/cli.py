@@ -9,9 +9,10 @@
     twinsolve report DB [DB_B] [--html FILE] [--csv FILE] [--json FILE] [--plots DIR]
                      [--markdown FILE] [--latex FILE] [--wide]
     twinsolve generate PUZZLE [--size RxC] [--count N] [--seed S] [--difficulty LEVEL]
-                       [--symmetric] [--presses K] [--flips K] [--pieces K] [--length K]
-                       [--variant NAME] [--option NAME=VALUE] [--jobs N] [--timeout S]
+                       [--NAME VALUE | --option NAME=VALUE ...] [--jobs N] [--timeout S]
                        --out DIR [--sheet OUT.pdf]
+                       (each generator declares its own options and levels:
+                        `twinsolve generate PUZZLE --help` lists them)
     twinsolve grade PATH... [--timeout S] [--json] [--skip-invalid]
     twinsolve render PATH... --out DIR [--format svg|png|pdf] [--solution] [--timeout S]
     twinsolve sheet FILES... --out OUT.pdf [--per-page N] [--solutions] [--title T]
@@ -60,11 +61,10 @@ from rich.table import Table
 from rich.text import Text
 
 from . import __version__
+from .core import registry
 from .core.errors import QUOTE_LIMIT, InstanceError, UsageError, quoted
-from .core.generation import FLAG_OPTIONS
 from .core.instance_file import ascii_int
 from .core.limits import MAX_SEED, Limits, seconds_problem
-from .core.registry import generator as registry_generator
 from .core.registry import puzzle_of, puzzles, too_large
 from .core.result import Result, Status
 from .core.run import run, size_refusal
@@ -88,6 +88,12 @@ class _Parser(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]
         parsed, extra = self.parse_known_args(args, namespace)
+        if extra and getattr(parsed, "command", None) == "generate" \
+                and extra[0].startswith("--"):
+            # The generator's own options are its declaration's: say which it has.
+            self.error(f"the generator of {quoted(parsed.puzzle)} has no option "
+                       f"{quoted(extra[0])} ('twinsolve generate PUZZLE --help' lists its "
+                       f"options)")
         if extra:
             shown = " ".join(extra)
             self.error(f"unrecognized arguments: "
@@ -178,7 +184,58 @@ def _whole_option(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _generators_line() -> str:
+    """The epilog of `generate --help`: the puzzles that have a generator, and their levels."""
+    try:
+        named = [f"{entry.name} ({', '.join(registry.generator(entry).LEVELS)})"
+                 for entry in registry.puzzles() if registry.has(entry, "generator")]
+    except UsageError as exc:  # a plugin's generator that cannot be imported
+        return str(exc)
+    return "puzzles with a generator, and their levels: " + "; ".join(named)
+
+
+_OPTION_PREFIX = "generator_option_"  # the dest of a generator's own option
+
+
+def _add_generator_options(generate: argparse.ArgumentParser, puzzle_name: str) -> None:
+    """Add the options `puzzle_name`'s generator declares (`core.generation.Option`) as
+    `--NAME VALUE`, and its levels as the choices of --difficulty. An unknown puzzle or
+    one without a generator adds nothing: the command then says so in one line."""
+    try:
+        module = registry.generator(registry.puzzle(puzzle_name))
+    except UsageError:
+        return
+    generate.description = (f"{puzzle_name}: levels {', '.join(module.LEVELS)} (easiest "
+                            f"first); options of its own below, after --sheet.")
+    taken = {flag for action in generate._actions for flag in action.option_strings}
+    for option in module.OPTIONS:
+        flag, helped = f"--{option.name}", option.help.replace("%", "%%")  # argparse formats it
+        if flag in taken:
+            raise UsageError(f"{puzzle_name}'s generator declares option {flag}, which "
+                             f"generate itself takes")
+        if option.kind == "flag":
+            generate.add_argument(flag, dest=_OPTION_PREFIX + option.name, action="store_true",
+                                  help=helped)
+        elif option.kind == "word":
+            generate.add_argument(flag, dest=_OPTION_PREFIX + option.name,
+                                  metavar=option.metavar, help=helped,
+                                  choices=option.choices or None)
+        else:
+            generate.add_argument(flag, dest=_OPTION_PREFIX + option.name, type=_whole_option,
+                                  metavar=option.metavar, help=helped)
+
+
+def _generating(argv: list[str]) -> str | None:
+    """The PUZZLE of `generate PUZZLE ...`, so its generator's options can be parsed."""
+    if len(argv) >= 2 and argv[0] == "generate" and not argv[1].startswith("-"):
+        return argv[1]
+    return None
+
+
+def build_parser(generating: str | None = None, helping: bool = False
+                 ) -> argparse.ArgumentParser:
+    """The command line; with `generating`, `generate` also takes that puzzle's own options;
+    `helping` (only then: it imports every generator) lists the generators' levels."""
     parser = _Parser(prog=PROG, description="Model, solve and benchmark logic puzzles.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -263,7 +320,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--skip-invalid", action="store_true",
                        help="run the valid instance files, list the invalid ones")
 
-    generate = commands.add_parser("generate", help="unique-solution puzzles, graded exactly")
+    generate = commands.add_parser(
+        "generate", help="unique-solution puzzles, graded exactly",
+        description="Unique-solution puzzles of exactly one level. Each puzzle's generator "
+                    "declares its levels and its own options: 'twinsolve generate PUZZLE "
+                    "--help' lists them.", epilog=_generators_line() if helping else None)
     generate.add_argument("puzzle", metavar="PUZZLE", help="the puzzle (see 'twinsolve list')")
     generate.add_argument("--size", type=_size, metavar="RxC",
                           help="grid size, e.g. 10x10 (default: the puzzle's)")
@@ -272,22 +333,10 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--seed", type=_seed, metavar="S", default=0,
                           help="the seed: the same arguments give the same files (default 0)")
     generate.add_argument("--difficulty", metavar="LEVEL",
-                          help="the level (default: the easiest the request allows; "
-                               "'twinsolve list' shows each puzzle's levels)")
-    generate.add_argument("--symmetric", action="store_true",
-                          help="clues in 180-degree-symmetric pairs (Cave)")
-    for name, what in (("presses", "fewest presses (Lights Out)"),
-                       ("flips", "fewest flips (mirror maze)"),
-                       ("pieces", "pieces on the board (Solitaire Chess)"),
-                       ("length", "optimal plan length (jugs, clock)"),
-                       ("modulus", "colours of a light (Lights Out, default 2)")):
-        generate.add_argument(f"--{name}", type=_whole_option, metavar="K", help=what)
-    generate.add_argument("--variant", metavar="NAME",
-                          help="the puzzle's variant (Lights Out: plain, torus, sigma, "
-                               "torus-sigma)")
+                          help="the level (default: the easiest the request allows)")
     generate.add_argument("--option", action="append", type=_key_value, metavar="NAME=VALUE",
-                          default=[], help="any other option of the puzzle's generator, e.g. "
-                                           "goal=all (mirror), jugs=3 (jugs); repeatable")
+                          default=[], help="an option of the puzzle's generator, as "
+                                           "NAME=VALUE (the same as --NAME VALUE); repeatable")
     generate.add_argument("--jobs", type=_positive_int, metavar="N", default=1,
                           help="worker processes (default 1; the files do not depend on it)")
     generate.add_argument("--timeout", type=_positive_float, metavar="S",
@@ -296,6 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--quiet", action="store_true", help="no progress bar")
     generate.add_argument("--sheet", metavar="OUT.pdf",
                           help="also a printable sheet of the puzzles, solutions at the end")
+    if generating is not None:
+        _add_generator_options(generate, generating)
 
     grade = commands.add_parser("grade", help="the difficulty level of existing puzzles")
     grade.add_argument("paths", nargs="+", metavar="PATH")
@@ -360,16 +411,36 @@ def build_parser() -> argparse.ArgumentParser:
 # ---------------------------------------------------------------- list
 
 def cmd_list(console: Console) -> int:
-    table = Table(title="twinsolve puzzles and back-ends")
-    table.add_column("puzzle")
-    table.add_column("back-ends")
-    table.add_column("generate levels")
-    for entry in puzzles():
-        names = ", ".join(b.name + (" (tests)" if b.test_only else "") for b in entry.backends
-                          if not b.name.startswith("fault-"))
-        table.add_row(f"{entry.name} ({entry.title})", names,
-                      ", ".join(registry_generator(entry).LEVELS))
+    """Every puzzle and back-end the registry knows, where each comes from, the levels
+    `generate` makes, and the plugins left out (one line each)."""
+    entries = registry.puzzles()
+    table = Table(title="puzzles")
+    for column in ("puzzle", "from", "generate levels"):
+        table.add_column(column)
+    for entry in entries:
+        levels = ", ".join(registry.generator(entry).LEVELS) \
+            if registry.has(entry, "generator") else "none (no generator)"
+        table.add_row(f"{entry.name} ({entry.title})", entry.origin, levels)
     console.print(table)
+    # One row per back-end and origin, with the puzzles it serves.
+    rows: dict[tuple[str, str, str], list[str]] = {}
+    for entry in entries:
+        for backend in entry.backends:
+            if backend.name.startswith("fault-"):
+                continue
+            label = backend.name + (" (tests)" if backend.test_only else "")
+            key = (label, registry.backend_origin(entry, backend), backend.description)
+            rows.setdefault(key, []).append(entry.name)
+    backends = Table(title="back-ends")
+    for column in ("back-end", "for", "from", "what"):
+        backends.add_column(column)
+    for (label, origin, description), served in rows.items():
+        every = len(served) == len(entries) and len(entries) > 1
+        backends.add_row(label, "every puzzle" if every else ", ".join(served), origin,
+                         description)
+    console.print(backends)
+    for line in registry.problems():
+        console.print(Text(f"left out: {line}"), soft_wrap=True)
     return 0
 
 
@@ -631,15 +702,16 @@ def _progress(console: Console, label: str, total: int, quiet: bool):
 def cmd_generate(args: argparse.Namespace, console: Console) -> int:
     from .generation.driver import generate, make_plan, write
 
-    options = {name: getattr(args, name) for name in FLAG_OPTIONS}
+    options = {key.removeprefix(_OPTION_PREFIX): value for key, value in vars(args).items()
+               if key.startswith(_OPTION_PREFIX) and value is not None and value is not False}
     for name, value in args.option:
-        if options.get(name) is not None:
+        if name in options:
             raise UsageError(f"generate: option {name} given twice")
         options[name] = value
     if args.sheet and _named_file(args.sheet) and not args.sheet.lower().endswith(".pdf"):
         raise UsageError(f"--sheet {args.sheet}: a sheet is a PDF (OUT.pdf)")
     plan = make_plan(args.puzzle, level=args.difficulty, size=args.size, count=args.count,
-                     seed=args.seed, symmetric=args.symmetric, options=options,
+                     seed=args.seed, options=options,
                      timeout=args.timeout)
     with _progress(console, f"generate {plan.describe()}s", plan.count, args.quiet) as bar:
         task = bar.add_task("", total=plan.count)
@@ -698,7 +770,7 @@ def cmd_grade(args: argparse.Namespace, console: Console) -> int:
 
     loaded = _valid_instances(args.paths, args.skip_invalid)
     for label, instance in loaded:  # every puzzle graded before the first file is: one clear error
-        registry_generator(puzzle_of(instance))
+        registry.generator(puzzle_of(instance))
         big = too_large(instance)
         if big:  # grading runs the full solve, which would hold the whole press grid
             raise UsageError(f"{label}: {big}; grading needs the full solve")
@@ -928,7 +1000,7 @@ def _say(message: str) -> None:
 def _parse(argv: list[str]) -> argparse.Namespace | int:
     """The arguments, or the exit code when there is nothing to run: no arguments at all
     (the help is printed), `--help` or `--version`."""
-    parser = build_parser()
+    parser = build_parser(_generating(argv), helping=bool({"-h", "--help"} & set(argv)))
     if not argv:
         parser.print_help()
         return 2

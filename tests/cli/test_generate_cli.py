@@ -75,9 +75,11 @@ def test_grade_says_when_a_puzzle_has_no_unique_solution(tmp_path):
     (("generate", "cave", "--difficulty", "fiendish", "--out", "x"),
      "cave has no difficulty 'fiendish' (levels: easy, medium, hard, extreme)"),
     (("generate", "cave", "--presses", "3", "--out", "x"),
-     "cave generate takes no puzzle options, not presses"),
+     "the generator of 'cave' has no option '--presses' ('twinsolve generate PUZZLE --help' "
+     "lists its options)"),
     (("generate", "mirror", "--option", "colour=red", "--out", "x"),
-     "mirror generate takes flips, goal, lasers, mirrors, not colour"),
+     "mirror's generator has no option --colour (it takes --flips, --goal, --lasers, "
+     "--mirrors; see 'twinsolve generate mirror --help')"),
     (("generate", "mirror", "--option", "goal", "--out", "x"),
      "generate: argument --option: use NAME=VALUE, e.g. goal=all: 'goal'"),
     (("generate", "cave", "--size", "1x1", "--difficulty", "hard", "--out", "x"),
@@ -147,7 +149,7 @@ def test_the_progress_bar_shows_in_a_terminal_only(tmp_path):
 def test_an_option_error_names_the_option_as_the_user_gives_it(tmp_path):
     done = twinsolve("generate", "jugs", "--option", "jugs=9", "--out", "j", cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr.strip() == "twinsolve: --option jugs must be a whole number 2..4, got 9"
+    assert done.stderr.strip() == "twinsolve: --jugs must be a whole number 2..4, got 9"
     done = twinsolve("generate", "jugs", "--length", "0", "--out", "j", cwd=tmp_path)
     assert done.returncode == 2 and "--length must be a whole number" in done.stderr
     assert not (tmp_path / "j").exists()
@@ -184,7 +186,7 @@ def test_a_generate_range_error_states_the_real_range(tmp_path, capsys, args, me
     ("chess", ("--size", "0"), "a Solitaire Chess board has 1..8 rows, got 0"),
     ("jugs", ("--length", "-1"), "--length must be a whole number 1..40, got -1"),
     ("jugs", ("--option", "goal=" + "x" * 5000),
-     "--option goal must be holds, total or exact, got '" + "x" * 60 + "...'"),
+     "--goal must be holds, total or exact, got '" + "x" * 60 + "...'"),
 ])
 def test_every_generator_states_the_range_and_quotes_short(tmp_path, capsys, puzzle, args,
                                                            message):

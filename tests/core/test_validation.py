@@ -292,4 +292,4 @@ def test_a_stealth_game_level_is_passed_by_in_a_folder_and_refused_as_an_instanc
     assert found.found == [] and found.notes == [] and found.invalid == []
     named = collect([level])
     assert named.invalid == [f"{level}:1:1: 'robots' is a level of the stealth game "
-                             "(twinsolve.robots), no puzzle instance"]
+                             "(twinsolve play), no puzzle instance"]

@@ -231,7 +231,7 @@ def test_possible_requests_give_their_length():
     assert check_plan_request(Request("toy", "medium", options={"length": 2}),
                               BANDS, "toy", 50) == 2
     assert whole_option(Request("toy", "easy"), "jugs", 2, 4) is None
-    with pytest.raises(UsageError, match="--option jugs must be a whole number 2..4, got 5"):
+    with pytest.raises(UsageError, match="--jugs must be a whole number 2..4, got 5"):
         whole_option(Request("toy", "easy", options={"jugs": 5}), "jugs", 2, 4)
 
 

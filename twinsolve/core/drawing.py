@@ -18,7 +18,7 @@ The rules every puzzle's `render` follows:
 Why: a drawing of half a million steps or 25 million cells is of no use to a
 reader, and building it costs more time and memory than the run that found
 the answer (a rich `Text` keeps a style span per piece: 1.2 GB and 27 s for a
-500,000-step clock plan). What is cut is only the drawing: `solve --json`
+500,000-step plan). What is cut is only the drawing: `solve --json`
 prints the whole solution.
 
 >>> [i if isinstance(i, int) else i.label("steps") for i in shown(12, limit=4, head=2, tail=1)]

@@ -1,7 +1,7 @@
 """`twinsolve import`: instances from elsewhere, written as twinsolve instance files.
 
 A puzz.link URL becomes one file named after its puzzle, size and a short
-hash of the URL (`cave-10x10-1a2b3c4d.txt`, the URL kept as `# source:`);
+hash of the URL (`NAME-10x10-1a2b3c4d.txt`, the URL kept as `# source:`);
 a puzzlekit dataset (`*.json`) becomes one file per entry (`KEY.txt`), with
 its known solution kept as `# expect-solution:` metadata. Files are written
 atomically and deterministically: the same source gives the same bytes.

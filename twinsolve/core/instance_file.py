@@ -73,7 +73,7 @@ class Layout:
     def grid_header(self, puzzle: str, usage: str, max_side: int) -> tuple[int, int, list[str]]:
         """Read `PUZZLE ROWS COLS ...`: the two sizes (1..max_side) and the words after them.
 
-        `usage` is the header's full form for messages, e.g. "mirror ROWS COLS [goal any|all]".
+        `usage` is the header's full form for messages, e.g. "toy ROWS COLS [goal any|all]".
         """
         words = list(self.header)
         if words[0] != puzzle:
@@ -268,8 +268,8 @@ def header_words(text: str) -> tuple[str, ...]:
 
     Nothing is checked: this tells an instance from a README before parsing it.
 
-    >>> header_words("# a comment\\n\\nlightsout 2 2\\n11\\n11\\n"), header_words("# only\\n")
-    (('lightsout', '2', '2'), ())
+    >>> header_words("# a comment\\n\\ntoy 2 2\\n11\\n11\\n"), header_words("# only\\n")
+    (('toy', '2', '2'), ())
     """
     lines = _split(text)
     index = _header_index(lines)
@@ -291,7 +291,8 @@ def read_layout(text: str, source: str | None = None) -> Layout:
     if index is None:
         last = max((n for n, line in enumerate(lines, start=1) if line.strip()), default=1)
         raise InstanceError(source, last, None,
-                            "empty instance: no header line (e.g. 'lightsout 5 5')")
+                            "empty instance: no header line (the first line names the "
+                            "puzzle, e.g. 'NAME 5 5')")
     body = [BodyLine(n, t) for n, t in enumerate(lines[index + 1:], start=index + 2)]
     while body and not body[-1].text.strip():
         body.pop()

@@ -11,7 +11,7 @@ run that never ends (`timeout=nan` compares false with everything).
 
 How a search stops on a limit, the one way for every search and model build:
 `LimitHit` names the limit (nodes or deadline), `Poller` is the one check of
-a node limit and a deadline (the clock read every `every` nodes, or once per
+a node limit and a deadline (the time read every `every` nodes, or once per
 block of states), `Deadline.check` the one stop test of a model build, and
 `LimitReached` is the one exception that carries a stop out of nested code.
 The run's hard stop (`core.time_limit`) is the backstop behind all of them.
@@ -238,7 +238,7 @@ class Poller:
     None after moving `at` to the next node count worth checking (`stop`
     raises `LimitReached` instead, for searches that unwind by exception).
     The node limit stops the search with exactly `node_limit` states
-    expanded; the clock is read at every `every`-th node (a power of two, 256
+    expanded; the time is read at every `every`-th node (a power of two, 256
     by default): `expired()` costs more than expanding a small state, so a
     search whose steps are cheaper (a memo lookup) reads it less often, one
     whose steps are dearer (a propagation) more often. With neither limit
@@ -248,8 +248,8 @@ class Poller:
 
     A search that expands states in blocks (a numpy layer, a chunk of a
     coset) asks `spend(nodes, amount)` before each block instead: the node
-    limit forbids a block that would pass it, and the clock is read at every
-    block, since a block is worth one clock read.
+    limit forbids a block that would pass it, and the time is read at every
+    block, since a block is worth one read of it.
 
     >>> poller = Poller(node_limit=300, deadline=None)
     >>> poller.at, poller(0)

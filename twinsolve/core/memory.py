@@ -3,7 +3,7 @@
 Two questions, two tools:
 - *How much room is left?* The benchmark harness caps each worker's address
   space (RLIMIT_AS) a little above the `--memory` budget; a back-end that
-  plans a large allocation (the chess layer count) asks `address_space_left`
+  plans a large allocation (a layer count over all positions) asks `address_space_left`
   first, so it can take a cheaper road instead of dying of MemoryError.
 - *How much did this run add?* `RunMemory` is started before a run and read
   after it. A long-lived worker already holds ~100 MB of imports, which are

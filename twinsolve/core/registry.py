@@ -1,236 +1,320 @@
-"""The one registry of puzzles and back-ends.
+"""The one registry of puzzles and back-ends, found through entry points.
 
-Each puzzle is a folder `twinsolve/puzzles/<name>/` whose `__init__.py`
-declares its entry (`ENTRY = standard(__name__, "Title", ...)`); the registry
-lists the folders (`PUZZLE_FOLDERS`) and nothing else about them, so adding a
-puzzle is adding a folder and its name here. Back-ends that are no puzzle's own
-(`cmd:PROGRAM`, the faults, the puzzlekit peer) are declared below. The CLI,
-the API, the harness and the tests all read this one table. Targets are
-"module:function" strings imported lazily, so `twinsolve list` never pays for
-importing OR-Tools and a missing optional solver only fails the back-end that
-needs it.
+Discovery. Puzzles come from the entry-point group `twinsolve.puzzles` (each
+entry point names a `core.declaration.Puzzle`), back-ends for existing
+puzzles from `twinsolve.backends` (a `BackendFor`, or a tuple of them), and
+other file kinds a folder walk passes by quietly from `twinsolve.formats`
+(an `OtherFormat`: the stealth game's levels). twinsolve's own puzzles and
+back-ends are registered the same way, in its `pyproject.toml`; they come
+first, by name, then the plugins by package and name. Run
+from a source tree that is not installed, the built-ins are read from that
+`pyproject.toml` itself (Python 3.11+), so nothing lists them twice.
 
-A puzzle may also read its puzzles from elsewhere: its entry names a URL
-reader module (`is_url(text)`, `decode_url(url, source)`) and a dataset
-reader module (`is_dataset(document)` on decoded JSON, `read_dataset(text,
-source)` giving `(key, instance)` pairs, `write_instances(pairs, folder)`).
-`core.sources`, `core.imports` and `core.run.load` reach them only through
-`url_reader` / `dataset_reader` here, so the core knows no puzzle's formats.
+Checking. A declaration is checked when it is loaded: every module and target
+it names (its rules module included) must exist and define what its
+capability needs (`declaration.REQUIRED`), read from the module's source
+without importing it
+(importing every puzzle's modules on every start would cost a second; the
+contract test kit, `twinsolve.testing`, imports and checks them all). A plugin that fails
+to load or to pass is left out with one warning line naming it and its
+package (`problems()`, shown by `twinsolve list`); the rest keeps working.
+A plugin never replaces a name that is taken: the first holder keeps it
+(twinsolve's own before any plugin), the other is left out with a warning.
 
-Boards too large to hold. A puzzle's optional `too_large` target,
-`too_large(instance) -> str | None`, says why the full solve cannot hold an
-instance's solution (Lights Out: a `lights all` board over 5000 a side), and
-a back-end's optional `summary_module` names a module with
-`supports(instance, limits) -> str | None` and `summary(instance, limits) ->
-Result`: a solve that checks its answer itself and returns no solution,
-holding only what it needs at a time (Lights Out's `hand`: `summary.py`).
-`core.run.run` takes the summary for an instance that is `too_large` (or when
-asked, `solve --summary`) and refuses such an instance to every back-end
-without one.
+Asking. The CLI, the harness, the pictures and the tests ask the registry
+for a capability (`capability`, `generator`, `picture`, ...); an absent one
+is a `UsageError` naming the puzzle (`NAME has no summary mode`). Targets are
+imported on first use; one that cannot be imported is a one-line
+`UsageError` naming it.
 
-A puzzle's rules module (`twinsolve.puzzles.<name>.rules`) provides `Instance`,
-`parse`, `format`, `verify`, `objective` and `render`. A back-end target is
-`solve(instance, limits) -> Result`; its optional `supports` target answers
-`None` or the reason the back-end does not handle an instance's variant.
-
-Back-end specs on the command line may carry options after colons:
-`sat:glucose4` (a bare word sets the back-end's `bare_option`, here the PySAT
-solver name), `cpsat:workers=8:seed=3`. A back-end's optional `options_target`
-is `check_options(limits) -> None`: it raises `UsageError` for an option name
-or value the back-end would refuse, without solving anything; a back-end with
-none takes no options. `check_spec` runs it on a spec, so a plan refuses a
-mistyped spec before its first run, and `core.run.run` runs it before every
-solve, so the API and `solve` refuse exactly the same things.
+Back-end specs may carry options after colons: `sat:glucose4` (a bare word
+sets the back-end's `bare_option`), `cpsat:workers=8:seed=3`. `check_spec`
+runs the back-end's option checker on a spec, so a plan refuses a mistyped
+spec before its first run, and `core.run.run` runs it before every solve.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+import importlib.metadata
+import importlib.util
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .declaration import (
+    CAPABILITIES,
+    REQUIRED,
+    Absent,
+    Backend,
+    BackendFor,
+    OtherFormat,
+    Puzzle,
+    present,
+    resolve,
+)
 from .errors import UsageError
 from .limits import Limits
 
-__all__ = ["Backend", "Puzzle", "puzzle", "puzzles", "puzzle_of", "parse_backend_spec",
-           "standard", "PUZZLEKIT", "PUZZLE_FOLDERS",
-           "resolve_spec", "check_spec", "url_reader", "dataset_reader", "dataset_readers",
-           "generator", "picture", "too_large", "summary_module"]
+__all__ = ["Backend", "Puzzle", "BackendFor", "puzzle", "puzzles", "puzzle_of",
+           "parse_backend_spec", "resolve_spec", "check_spec", "url_reader", "dataset_reader",
+           "dataset_readers", "generator", "picture", "too_large", "summary_module",
+           "capability", "has", "resolve", "problems", "other_formats", "GROUPS", "extra_backends",
+           "backend_origin"]
+
+GROUPS = ("twinsolve.puzzles", "twinsolve.backends", "twinsolve.formats")
+OWN = "twinsolve"  # the distribution whose entry points are "built in"
 
 
-def _resolve(target: str) -> Callable[..., Any]:
-    module_name, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module_name), attribute)
-
-
-@dataclass(frozen=True)
-class Backend:
-    name: str
-    target: str
-    summary: str
-    supports_target: str | None = None
-    bare_option: str | None = None
-    test_only: bool = False
-    by_default: bool = True
-    options_target: str | None = None
-    # The module of this back-end's summary (`supports`, `summary`; module docstring).
-    summary_module: str | None = None
-
-    @property
-    def solve(self) -> Callable[..., Any]:
-        return _resolve(self.target)
-
-    def check_options(self, limits: Limits) -> None:
-        """Refuse, as a `UsageError`, any option in `limits` this back-end would refuse."""
-        if self.options_target is None:
-            limits.check_options(self.name, ())
-        else:
-            _resolve(self.options_target)(limits)
-
-    def unsupported_reason(self, instance: Any) -> str | None:
-        if self.supports_target is None:
-            return None
-        return _resolve(self.supports_target)(instance)
-
+# ---------------------------------------------------------------- discovery
 
 @dataclass(frozen=True)
-class Puzzle:
-    name: str
-    title: str
-    rules_module: str
-    backends: tuple[Backend, ...]
-    optimisation: bool = True  # False: a feasibility puzzle (no objective)
-    # Formats from elsewhere, as module names (see the module docstring): a URL reader
-    # (`is_url`, `decode_url`) and a dataset reader (`is_dataset`, `read_dataset`,
-    # `write_instances`).
-    url_reader: str | None = None
-    dataset_reader: str | None = None
-    # The generator module (`core.generation`'s contract), None: the puzzle has none.
-    generator: str | None = None
-    # The picture module: `draw(instance, solution=None) -> core.canvas.Drawing`.
-    picture: str | None = None
-    # `too_large(instance) -> str | None` (module docstring), None: every instance fits.
-    too_large: str | None = None
-
-    @property
-    def rules(self) -> ModuleType:
-        return importlib.import_module(self.rules_module)
-
-    def backend(self, name: str) -> Backend:
-        for backend in self.backends:
-            if backend.name == name:
-                return backend
-        known = ", ".join(b.name for b in self.backends if not b.test_only)
-        raise UsageError(f"puzzle {self.name!r} has no back-end {name!r} (known: {known})")
-
-    def default_backends(self) -> list[Backend]:
-        """The back-ends a suite runs when none are named."""
-        return [b for b in self.backends if not b.test_only and b.by_default]
+class _Table:
+    puzzles: dict[str, Puzzle]
+    extras: tuple[tuple[BackendFor, str], ...]  # (declaration, origin)
+    formats: dict[str, OtherFormat]
+    problems: tuple[str, ...]
 
 
-# Misbehaving back-ends every puzzle has, for testing the harness (twinsolve.backends.faults).
-_FAULTS = tuple(
-    Backend(f"fault-{kind}", f"twinsolve.backends.faults:{kind}", f"test only: {what}",
-            test_only=True)
-    for kind, what in (("crash", "dies of SIGSEGV"), ("abort", "dies of SIGABRT"),
-                       ("hang", "ignores its time limit"), ("memory", "allocates without bound"),
-                       ("burst", "needs 48 MB for a moment, then answers as hand"),
-                       ("wrong", "answers what verify rejects"))
-)
+def _origin(point: importlib.metadata.EntryPoint) -> str:
+    dist = getattr(point, "dist", None)
+    if dist is None or dist.metadata["Name"] == OWN:
+        return "built in"
+    return f"{dist.metadata['Name']} {dist.version}"
 
 
-# Any DIMACS solver binary on the `sat` encoding: `cmd:kissat` (twinsolve.backends.cmd).
-_EXTERNAL = Backend("cmd", "twinsolve.backends.cmd:solve",
-                    "a DIMACS SAT solver program on the sat encoding: cmd:PROGRAM",
-                    supports_target="twinsolve.backends.cmd:supports", bare_option="program",
-                    by_default=False, options_target="twinsolve.backends.cmd:check_options")
-
-# The option checkers back-ends share: cpsat takes workers, seed and SatParameters fields,
-# sat takes solver (a hand back-end without a checker of its own takes no options).
-_CPSAT_OPTIONS = "twinsolve.models.cpsat_common:check_options"
-_SAT_OPTIONS = "twinsolve.models.sat_common:check_options"
+def _own_points(group: str) -> list[importlib.metadata.EntryPoint]:
+    """twinsolve's own entry points of `group`: from its installed metadata, or, run from
+    a source tree that is not installed, from the tree's pyproject.toml (module docstring)."""
+    try:
+        dist = importlib.metadata.distribution(OWN)
+    except importlib.metadata.PackageNotFoundError:
+        return _source_tree_points(group)
+    return [point for point in dist.entry_points if point.group == group]
 
 
-def standard(package: str, title: str, sat_unsupported: bool = False,
-             optimisation: bool = True, own_options: tuple[str, ...] = (),
-             extra: tuple[Backend, ...] = (), url_reader: str | None = None,
-             dataset_reader: str | None = None, summary: str | None = None,
-             too_large: str | None = None) -> Puzzle:
-    """A puzzle folder's entry: the usual trio plus `brute`, by the folder's layout.
+def _source_tree_points(group: str) -> list[importlib.metadata.EntryPoint]:
+    project = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    if sys.version_info < (3, 11) or not project.is_file():
+        return []
+    import tomllib
 
-    `package` is the folder (`twinsolve.puzzles.cave`): `rules` holds the rules
-    and `brute`, `hand` the hand-written solver, `models` the CP-SAT and SAT
-    encodings. A back-end named in `own_options` checks its options with its
-    module's own function (`check_options` in `hand`, `check_cpsat_options` /
-    `check_sat_options` in `models`); the others use the shared checkers above.
-    `extra` adds back-ends that are not the puzzle's own (a peer solver);
-    `url_reader` / `dataset_reader` name modules of the folder that read its
-    puzzles from elsewhere (cave: `"puzzlink"`, `"puzzlekit"`). `summary` names the
-    folder's module of `hand`'s summary and `too_large` a `module:function` of the
-    folder (lightsout: `"summary"`, `"rules:too_large"`; module docstring).
-    """
-    name = package.rpartition(".")[2]
-    models, hand = f"{package}.models", f"{package}.hand"
-
-    def options(backend: str, own: str, shared: str | None) -> str | None:
-        return own if backend in own_options else shared
-
-    return Puzzle(name, title, f"{package}.rules", (
-        Backend("hand", f"{hand}:solve",
-                "hand-written propagation / search in plain Python",
-                options_target=options("hand", f"{hand}:check_options", None),
-                summary_module=summary and f"{package}.{summary}"),
-        Backend("cpsat", f"{models}:solve_cpsat", "OR-Tools CP-SAT model",
-                bare_option="workers",
-                options_target=options("cpsat", f"{models}:check_cpsat_options", _CPSAT_OPTIONS)),
-        Backend("sat", f"{models}:solve_sat", "PySAT CNF / MaxSAT encoding",
-                supports_target=f"{models}:supports_sat" if sat_unsupported else None,
-                bare_option="solver",
-                options_target=options("sat", f"{models}:check_sat_options", _SAT_OPTIONS)),
-        Backend("brute", f"{package}.rules:brute",
-                "exhaustive enumeration, tiny instances only (tests)", test_only=True),
-        _EXTERNAL,
-        *_FAULTS,
-        *extra,
-    ), optimisation,
-        url_reader=url_reader and f"{package}.{url_reader}",
-        dataset_reader=dataset_reader and f"{package}.{dataset_reader}",
-        generator=f"{package}.generate", picture=f"{package}.picture",
-        too_large=too_large and f"{package}.{too_large}")
+    declared = tomllib.loads(project.read_text(encoding="utf-8"))
+    table = declared.get("project", {}).get("entry-points", {}).get(group, {})
+    return [importlib.metadata.EntryPoint(name, value, group) for name, value in table.items()]
 
 
-# A peer solver for side-by-side benchmarks (`pip install -e '.[peers]'`); never planned
-# by default: name it with --backends.
-PUZZLEKIT = Backend("puzzlekit", "twinsolve.backends.puzzlekit:solve_puzzlekit",
-                    "the puzzlekit package's OR-Tools solver (peer, benchmarks only)",
-                    supports_target="twinsolve.backends.puzzlekit:puzzlekit_supports",
-                    bare_option="workers", by_default=False,
-                    options_target="twinsolve.backends.puzzlekit:check_puzzlekit_options")
+def _points(group: str) -> list[tuple[importlib.metadata.EntryPoint, str]]:
+    """(entry point, origin) of `group`: twinsolve's own first, by name, then the plugins
+    by package and name."""
+    own = [(point, "built in") for point in sorted(_own_points(group), key=lambda p: p.name)]
+    others = []
+    for point in importlib.metadata.entry_points(group=group):
+        origin = _origin(point)
+        if origin != "built in":
+            others.append((point, origin))
+    others.sort(key=lambda pair: (pair[1], pair[0].name))
+    return own + others
 
-# The puzzle folders under twinsolve/puzzles/, in the order `twinsolve list` shows them;
-# each declares its own entry as `ENTRY` in its `__init__.py`.
-PUZZLE_FOLDERS = ("lightsout", "cave", "mirror", "jugs", "clock", "chess")
+
+def _load(point: importlib.metadata.EntryPoint, origin: str, kinds: tuple[type, ...]
+          ) -> Any:
+    what = f"plugin {point.name!r} ({origin})"
+    try:
+        loaded = point.load()
+    except Exception as exc:  # noqa: BLE001 - whatever a plugin's import raises
+        raise _Refused(f"{what}: cannot load {point.value}: {type(exc).__name__}: "
+                       f"{exc}") from None
+    items = loaded if isinstance(loaded, tuple) else (loaded,)
+    if not items or not all(isinstance(item, kinds) for item in items):
+        names = " or ".join(kind.__name__ for kind in kinds)
+        raise _Refused(f"{what}: {point.value} is not a {names} declaration")
+    return items
+
+
+class _Refused(Exception):
+    """A plugin left out: its one warning line."""
 
 
 @functools.cache
-def _table() -> dict[str, Puzzle]:
-    entries = (importlib.import_module(f"twinsolve.puzzles.{folder}").ENTRY
-               for folder in PUZZLE_FOLDERS)
-    return {entry.name: entry for entry in entries}
+def _table() -> _Table:
+    found: dict[str, Puzzle] = {}
+    problems: list[str] = []
+    for point, origin in _points(GROUPS[0]):
+        try:
+            (entry,) = _load(point, origin, (Puzzle,))
+            _check_puzzle(entry, f"puzzle {entry.name!r} ({origin})")
+        except _Refused as refused:
+            problems.append(str(refused))
+            continue
+        except ValueError:
+            problems.append(f"plugin {point.name!r} ({origin}): declares more than one puzzle")
+            continue
+        if entry.name in found:
+            problems.append(f"puzzle {entry.name!r} ({origin}) left out: the name is taken by "
+                            f"{found[entry.name].origin}")
+            continue
+        found[entry.name] = replace(entry, origin=origin)
+    extras = _extras(found, problems)
+    formats = _formats(found, problems)
+    table = {name: replace(entry, backends=entry.backends + tuple(
+        offer.backend for offer, _ in extras if offer.serves(name))) for name, entry in found.items()}
+    for line in problems:
+        print(f"twinsolve: warning: {line}", file=sys.stderr)
+    return _Table(table, extras, formats, tuple(problems))
 
+
+def _extras(found: dict[str, Puzzle], problems: list[str]) -> tuple[tuple[BackendFor, str], ...]:
+    """The back-ends of `twinsolve.backends`, each checked, none taking a taken name."""
+    kept: list[tuple[BackendFor, str]] = []
+    for point, origin in _points(GROUPS[1]):
+        try:
+            offers = _load(point, origin, (BackendFor,))
+        except _Refused as refused:
+            problems.append(str(refused))
+            continue
+        for offer in offers:
+            name, what = offer.backend.name, f"back-end {offer.backend.name!r} ({origin})"
+            unknown = [p for p in offer.puzzles if p not in found]
+            taken = [p for p, entry in found.items() if offer.serves(p)
+                     and (any(b.name == name for b in entry.backends)
+                          or any(o.backend.name == name and o.serves(p) for o, _ in kept))]
+            try:
+                if unknown:
+                    raise _Refused(f"{what}: no puzzle {unknown[0]!r} is registered")
+                if taken:
+                    raise _Refused(f"{what} left out: {taken[0]} already has a back-end "
+                                   f"{name!r}")
+                _check_backend(offer.backend, what)
+            except _Refused as refused:
+                problems.append(str(refused))
+                continue
+            kept.append((offer, origin))
+    return tuple(kept)
+
+
+def _formats(found: dict[str, Puzzle], problems: list[str]) -> dict[str, OtherFormat]:
+    formats: dict[str, OtherFormat] = {}
+    for point, origin in _points(GROUPS[2]):
+        try:
+            for declared in _load(point, origin, (OtherFormat,)):
+                if declared.header in found or declared.header in formats:
+                    raise _Refused(f"format {declared.header!r} ({origin}) left out: the "
+                                   f"header names something else already")
+                formats[declared.header] = declared
+        except _Refused as refused:
+            problems.append(str(refused))
+    return formats
+
+
+# ---------------------------------------------------------------- checking a declaration
+
+_NAMES = re.compile(r"^(?:async\s+def|def|class)\s+(\w+)|^([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)"
+                    r"|^(?:from\s+\S+\s+)?import\s+\(?([\w\s,.]+)", re.M)
+
+
+@functools.cache
+def _source_names(module: str) -> frozenset[str] | None:
+    """The top-level names a module's source defines (an over-estimate, from its text),
+    or None when it has no readable source; `_Refused` when the module is not there."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError) as exc:
+        raise _Refused(f"module {module} cannot be found: {exc}") from None
+    if spec is None:
+        raise _Refused(f"module {module} is not installed")
+    origin = spec.origin
+    if not origin or not origin.endswith(".py"):
+        return None
+    try:
+        text = Path(origin).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    names: set[str] = set()
+    for match in _NAMES.finditer(text):
+        for group in match.groups():
+            if group:
+                names.update(re.findall(r"\w+", group))
+    return frozenset(names)
+
+
+def _defines(module: str, names: tuple[str, ...], owner: str) -> None:
+    """`_Refused` unless `module` exists and defines each of `names`. Read from the source
+    first; only a name the source does not show imports the module to be sure."""
+    try:
+        shown = _source_names(module)
+    except _Refused as refused:
+        raise _Refused(f"{owner}: {refused}") from None
+    missing = [name for name in names if shown is None or name not in shown]
+    if not missing:
+        return
+    try:
+        loaded = importlib.import_module(module)
+    except Exception as exc:  # noqa: BLE001 - whatever a plugin's import raises
+        raise _Refused(f"{owner}: cannot import {module}: {type(exc).__name__}: {exc}") \
+            from None
+    missing = [name for name in missing if not hasattr(loaded, name)]
+    if missing:
+        raise _Refused(f"{owner}: {module} has no {', '.join(missing)}")
+
+
+def _target(target: str, owner: str) -> None:
+    module, colon, attribute = target.partition(":")
+    if not colon or not attribute:
+        raise _Refused(f"{owner}: {target!r} is not a 'module:function' target")
+    _defines(module, (attribute,), owner)
+
+
+def _check_backend(backend: Backend, owner: str) -> None:
+    if not isinstance(backend, Backend) or not backend.name or ":" in backend.name:
+        raise _Refused(f"{owner}: a back-end needs a name without ':'")
+    _target(backend.target, owner)
+    for target in (backend.supports_target, backend.options_target):
+        if target is not None:
+            _target(target, owner)
+    if backend.summary_module is not None:
+        _defines(backend.summary_module, REQUIRED["summary_module"], owner)
+
+
+def _check_puzzle(entry: Puzzle, owner: str) -> None:
+    """`_Refused` with the first problem of a declaration (module docstring)."""
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", entry.name or ""):
+        raise _Refused(f"{owner}: a puzzle's name is one lowercase word (letters, digits, _)")
+    _defines(entry.rules_module, REQUIRED["rules"], owner)
+    names = [backend.name for backend in entry.backends]
+    if len(set(names)) != len(names):
+        raise _Refused(f"{owner}: two back-ends share a name")
+    for backend in entry.backends:
+        _check_backend(backend, owner)
+    for name in CAPABILITIES:
+        value = entry.capability(name)
+        if isinstance(value, Absent):
+            continue
+        if not present(value):
+            raise _Refused(f"{owner}: {name} must be a module name, a target or Absent(...)")
+        if name in REQUIRED:
+            _defines(value, REQUIRED[name], owner)
+        else:
+            _target(value, owner)
+
+
+# ---------------------------------------------------------------- asking
 
 def puzzles() -> list[Puzzle]:
-    return list(_table().values())
+    """Every registered puzzle, twinsolve's own first."""
+    return list(_table().puzzles.values())
 
 
 def puzzle(name: str) -> Puzzle:
     try:
-        return _table()[name]
-    except KeyError:
-        known = ", ".join(_table())
+        return _table().puzzles[name]
+    except (KeyError, TypeError):
+        known = ", ".join(_table().puzzles)
         raise UsageError(f"unknown puzzle {name!r} (known: {known})") from None
 
 
@@ -242,79 +326,91 @@ def puzzle_of(instance: Any) -> Puzzle:
     return puzzle(name)
 
 
-def url_reader(text: str) -> ModuleType | None:
-    """The URL reader module of the puzzle whose URLs `text` is, or None.
-
-    >>> url_reader("https://puzz.link/p?cave/6/6/k3h6j2l7g3g2h3n").__name__
-    'twinsolve.puzzles.cave.puzzlink'
-    >>> url_reader("instances/cave") is None
-    True
-    """
-    return next((reader for reader in _named_modules("url_reader") if reader.is_url(text)),
-                None)
+def problems() -> tuple[str, ...]:
+    """The warning lines of plugins left out (module docstring)."""
+    return _table().problems
 
 
-def dataset_reader(document: Any) -> ModuleType | None:
-    """The dataset reader module that claims a decoded JSON `document`, or None."""
-    return next((reader for reader in _named_modules("dataset_reader")
-                 if reader.is_dataset(document)), None)
+def other_formats() -> dict[str, OtherFormat]:
+    """File kinds that are no puzzle's, by header word (the game's levels)."""
+    return dict(_table().formats)
 
 
-def dataset_readers() -> list[ModuleType]:
-    """Every puzzle's dataset reader module, in `PUZZLE_FOLDERS` order."""
-    return list(_named_modules("dataset_reader"))
+def extra_backends() -> tuple[tuple[BackendFor, str], ...]:
+    """The back-ends from `twinsolve.backends`, with their origins."""
+    return _table().extras
 
 
-def _named_modules(field_name: str) -> Iterator[ModuleType]:
-    """The modules the puzzles' entries name in `field_name`, imported, in order."""
-    for entry in puzzles():
-        name = getattr(entry, field_name)
-        if name is not None:
-            yield importlib.import_module(name)
+def backend_origin(entry: Puzzle, backend: Backend) -> str:
+    """Where a back-end of `entry` comes from: its puzzle's origin, or its plugin's."""
+    for offer, origin in _table().extras:
+        if offer.backend is backend:
+            return origin
+    return entry.origin
+
+
+def capability(entry: Puzzle, name: str) -> Any:
+    """The module (or the target's attribute) of capability `name` of `entry`, imported;
+    `UsageError` naming the puzzle when it is absent."""
+    value = entry.capability(name)
+    if isinstance(value, Absent):
+        raise UsageError(entry.absent_reason(name))
+    return resolve(value, f"{entry.name}'s {CAPABILITIES[name]}")
+
+
+def has(entry: Puzzle, name: str) -> bool:
+    """Whether `entry` declares capability `name` (declared, not probed)."""
+    return present(entry.capability(name))
 
 
 def generator(entry: Puzzle) -> ModuleType:
     """The generator module of a puzzle (`core.generation`); `UsageError` when it has none."""
-    module = _generator_module(entry)
-    if module is None:
-        have = ", ".join(e.name for e in puzzles() if _generator_module(e) is not None)
-        raise UsageError(f"puzzle {entry.name!r} has no generator (generators: {have})")
-    return module
+    return capability(entry, "generator")
 
 
 def picture(entry: Puzzle) -> ModuleType:
-    """The picture module of a puzzle (`draw(instance, solution=None)`, a `core.canvas`
-    drawing); `UsageError` when it has none."""
-    if entry.picture is None:
-        raise UsageError(f"puzzle {entry.name!r} has no pictures")
-    return importlib.import_module(entry.picture)
+    """The picture module of a puzzle (`draw(instance, solution=None)`)."""
+    return capability(entry, "picture")
 
 
 def too_large(instance: Any) -> str | None:
-    """Why the full solve cannot hold `instance`'s solution (its puzzle's `too_large`),
-    or None: it can, or the puzzle declares no such limit."""
+    """Why the full solve cannot hold `instance`'s solution, or None: it can, or its puzzle
+    has no summary mode (every instance fits)."""
     entry = puzzle_of(instance)
-    return None if entry.too_large is None else _resolve(entry.too_large)(instance)
+    return capability(entry, "too_large")(instance) if has(entry, "too_large") else None
 
 
 def summary_module(backend: Backend) -> ModuleType | None:
     """The module of `backend`'s summary (`supports`, `summary`), or None when it has none."""
-    return None if backend.summary_module is None else \
-        importlib.import_module(backend.summary_module)
-
-
-def _generator_module(entry: Puzzle) -> ModuleType | None:
-    """The entry's generator module, or None when it names none or it has no `attempt`."""
-    if entry.generator is None:
+    if backend.summary_module is None:
         return None
-    try:
-        module = importlib.import_module(entry.generator)
-    except ModuleNotFoundError as exc:
-        if exc.name != entry.generator:  # the generator is there but needs a missing module
-            raise
-        return None
-    return module if hasattr(module, "attempt") else None
+    return resolve(backend.summary_module, f"back-end {backend.name!r}'s summary")
 
+
+def _modules(name: str) -> Iterator[ModuleType]:
+    """The modules the puzzles declare for capability `name`, imported, in order."""
+    for entry in puzzles():
+        if has(entry, name):
+            yield capability(entry, name)
+
+
+def url_reader(text: str) -> ModuleType | None:
+    """The URL reader module of the puzzle whose URLs `text` is, or None."""
+    return next((reader for reader in _modules("url_reader") if reader.is_url(text)), None)
+
+
+def dataset_reader(document: Any) -> ModuleType | None:
+    """The dataset reader module that claims a decoded JSON `document`, or None."""
+    return next((reader for reader in _modules("dataset_reader")
+                 if reader.is_dataset(document)), None)
+
+
+def dataset_readers() -> list[ModuleType]:
+    """Every puzzle's dataset reader module, in registry order."""
+    return list(_modules("dataset_reader"))
+
+
+# ---------------------------------------------------------------- back-ends
 
 def _option_value(text: str) -> Any:
     for convert in (int, float):
@@ -348,12 +444,7 @@ def parse_backend_spec(spec: str, backend: Backend | None = None) -> tuple[str, 
 
 
 def resolve_spec(spec: str, entry: Puzzle) -> tuple[Backend, dict[str, Any]]:
-    """The back-end a spec names for `entry`, and its options, not yet checked.
-
-    >>> backend, options = resolve_spec("sat:glucose4", puzzle("cave"))
-    >>> backend.name, options
-    ('sat', {'solver': 'glucose4'})
-    """
+    """The back-end a spec names for `entry`, and its options, not yet checked."""
     if not isinstance(spec, str):
         raise UsageError(f"a back-end is named by a string such as 'hand' or 'sat:glucose4', "
                          f"not {type(spec).__name__}")
@@ -362,15 +453,8 @@ def resolve_spec(spec: str, entry: Puzzle) -> tuple[Backend, dict[str, Any]]:
 
 
 def check_spec(spec: str, entry: Puzzle) -> tuple[str, dict[str, Any]]:
-    """`(name, options)` of a back-end spec, every option name and value checked.
-
-    Raises the `UsageError` the back-end would raise at solve time, before any
-    run: an unknown back-end, option or value (`hand:engine=fast` on chess, the
-    SAT solver of `sat:nosuch`, `cpsat:workers=-1`, the program of `cmd:PROGRAM`).
-
-    >>> check_spec("cpsat:workers=2", puzzle("lightsout"))
-    ('cpsat', {'workers': 2})
-    """
+    """`(name, options)` of a back-end spec, every option name and value checked: the
+    `UsageError` the back-end would raise at solve time, before any run."""
     backend, options = resolve_spec(spec, entry)
     backend.check_options(Limits(options=options))
     return backend.name, options

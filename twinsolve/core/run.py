@@ -34,6 +34,7 @@ from .instance_file import read_layout, read_text
 from .limits import Limits
 from .registry import (
     Backend,
+    other_formats,
     puzzle,
     puzzle_of,
     puzzles,
@@ -59,16 +60,12 @@ def parse_text(text: str, source: str | None = None) -> Any:
     return entry.rules.parse(text, source)
 
 
-# Headers of files that belong to the project but are no puzzle instance: the stealth
-# game's levels (`instances/robots/`, read by `twinsolve.robots.level`). A folder walk
-# (`core.sources`) passes them by without a note; named as an instance, they are refused.
-GAME_HEADERS = ("robots",)
-
-
 def _unknown_puzzle(word: str) -> str:
-    """`unknown puzzle 'Cave' in header; did you mean 'cave'? (puzzles: ...)`."""
-    if word in GAME_HEADERS:
-        return f"{word!r} is a level of the stealth game (twinsolve.robots), no puzzle instance"
+    """`unknown puzzle 'Name' in header; did you mean 'name'? (puzzles: ...)`; a file of
+    another kind the registry knows (the game's levels) says what it is."""
+    other = other_formats().get(word)
+    if other is not None:
+        return f"{word!r} is {other.description}"
     names = [entry.name for entry in puzzles()]
     close = [name for name in names if name == word.lower()]
     close = close or difflib.get_close_matches(word.lower(), names, n=1)
@@ -120,7 +117,7 @@ def _names_a_file(line: str) -> bool:
 
     It is when such a file exists, or when it looks like a path (a folder
     separator, or a `.txt` / `.json` ending) and does not start with a
-    puzzle's name (`cave 4/4` is a header with a typo, `Cave 4 4` too).
+    puzzle's name (`NAME 4/4` is a header with a typo, `Name 4 4` too).
     """
     if os.path.lexists(line):
         return True
@@ -139,8 +136,6 @@ def load(path_or_text: str | os.PathLike[str]) -> Any:
     regular file (a named pipe or device is never opened) or not a valid
     instance, and `UsageError` for an argument of another type.
 
-    >>> load("lightsout 1 2\\n11\\n").cols
-    2
     >>> load("nope/missing.txt")
     Traceback (most recent call last):
     ...
@@ -213,12 +208,6 @@ def size_refusal(instance: Any, backend: str = "hand", limits: Limits | None = N
                  summary: bool | None = None) -> str | None:
     """Why `run(instance, backend, limits, summary=summary)` refuses `instance` as too large
     (it comes back `unsupported` with this message), or None: it runs.
-
-    >>> from twinsolve.puzzles.lightsout.rules import Instance
-    >>> size_refusal(Instance.all_on(6000, 2), "hand") is None  # hand gives a summary
-    True
-    >>> size_refusal(Instance.all_on(6000, 2), "cpsat").partition(": ")[2]
-    'too large for back-end cpsat, which gives no summary (back-ends with one: hand)'
     """
     big = too_large(instance)
     if big is None:

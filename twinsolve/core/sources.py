@@ -1,7 +1,7 @@
 """Every place an instance can come from, behind one function.
 
 A source a user names on the command line (or passes to `twinsolve.load`) is:
-- a puzz.link URL (`https://puzz.link/p?cave/6/6/...`): one instance;
+- a puzz.link URL (`https://puzz.link/p?TYPE/6/6/...`): one instance;
 - a puzzlekit dataset (`*.json`, the schema of the Cave corpus): one
   instance per entry, labelled `FILE#KEY`, its known solution kept as
   metadata;
@@ -15,7 +15,7 @@ user fixes every file in one go. Files reached through a folder that are not
 instances at all are skipped with a line in `notes`: a `.txt` whose header
 word names no puzzle (a README, a table of figures) and a `.json` that is
 not a puzzlekit dataset (no `"data"` object); the stealth game's levels
-(`GAME_HEADERS`) are passed by without a note. A `.txt` whose header does name
+(`registry.other_formats`) are passed by without a note. A `.txt` whose header does name
 a puzzle is an instance, however broken, and so is a JSON file that cannot be
 read as JSON. Named directly, a file is always meant as an instance: any
 problem is invalid.
@@ -23,7 +23,7 @@ problem is invalid.
 Each instance found carries a `label` (how the user names it: the path as
 reached, `FILE#KEY`, or the URL) and a `task_path`, its identity in a
 benchmark: the path relative to the folder argument it was found under
-(posix form: `lightsout/all-on-05x05.txt` for `bench instances`), the
+(posix form: `NAME/a.txt` for `bench instances`), the
 normalised path of a file named directly, plus `#KEY` for a dataset entry, or
 the URL itself. Only regular files are ever opened (a named pipe would block
 the read forever). Labels and messages are made printable: the undecodable
@@ -53,7 +53,7 @@ from . import registry
 from .errors import InstanceError, UsageError, quoted
 from .instance_file import header_words, read_text
 from .json_text import parse_json
-from .run import GAME_HEADERS, file_problem, parse_text
+from .run import file_problem, parse_text
 
 __all__ = ["Found", "Collection", "collect", "checked", "instances", "is_url", "load_source",
            "printable"]
@@ -155,7 +155,7 @@ def _instance_file(path: Path, source: str, through_folder: bool) -> Any:
         words = header_words(text)
         if not words:
             raise _Skip(f"{source}: skipped, not an instance (no header line)")
-        if words[0] in GAME_HEADERS:
+        if words[0] in registry.other_formats():
             raise _Skip("")
         if not _names_a_puzzle(words):
             raise _Skip(f"{source}: skipped, not an instance ({quoted(words[0])} is no "

@@ -4,7 +4,7 @@ The rules. Inside `with TimeLimit(seconds) as limit:` the code has `seconds`
 of wall-clock time (None: no limit). Two things enforce it:
 
 - cooperative: `checkpoint()` in a loop raises `TimeLimitReached` once a
-  limit active in this thread has passed `seconds` (cheap: a clock read).
+  limit active in this thread has passed `seconds` (cheap: one read of the time).
   Model-building loops call it; back-ends that can stop with a partial
   answer (`feasible`, a count so far) watch their own `Deadline` instead,
   which ends at the same moment; work that yields the first answer calls

@@ -40,13 +40,12 @@ from typing import Any
 from .. import __version__
 from ..core import registry
 from ..core.errors import UsageError, quoted
-from ..core.generation import Generated, Request, evidence_text
+from ..core.generation import ATTEMPTS, Generated, Request, evidence_text, spelled
 from ..core.time_limit import TimeLimit, TimeLimitReached
 from ..core.writing import write_instances
 
 __all__ = ["Plan", "make_plan", "generate", "write", "ATTEMPTS"]
 
-ATTEMPTS = 200  # tries per puzzle before a request is called impossible
 _SAFE = re.compile(r"[^A-Za-z0-9]")  # option values in file names: letters and digits only
 
 
@@ -65,7 +64,7 @@ class Plan:
         return "" if request.rows is None else f"{request.rows}x{request.cols}"
 
     def describe(self) -> str:
-        """`hard 10x10 cave puzzle`, `hard 5x5 lightsout puzzle (variant=torus)`."""
+        """`hard 10x10 NAME puzzle`, `hard 5x5 NAME puzzle (variant=torus)`."""
         size = self.size_text()
         options = ", ".join(f"{key}={value}" for key, value in sorted(self.request.options.items()))
         return (f"{self.request.level} {size + ' ' if size else ''}{self.request.puzzle} puzzle"
@@ -80,7 +79,7 @@ def make_plan(puzzle: str, *, level: str | None = None, size: tuple[int, int] | 
 
     `level` defaults to the generator's easiest that it accepts for the request,
     `size` to its `DEFAULT_SIZE`,
-    `attempts` to the generator's `ATTEMPTS` or the driver's.
+    `attempts` to the generator's `ATTEMPTS`.
     """
     entry = registry.puzzle(puzzle)
     module = registry.generator(entry)
@@ -88,11 +87,15 @@ def make_plan(puzzle: str, *, level: str | None = None, size: tuple[int, int] | 
     if level is not None and level not in levels:
         raise UsageError(f"{puzzle} has no difficulty {quoted(level)} "
                          f"(levels: {', '.join(levels)})")
-    options = {key: value for key, value in (options or {}).items() if value is not None}
-    unknown = sorted(set(options) - set(module.OPTIONS))
+    options = {key: value for key, value in (options or {}).items()
+               if value is not None and value is not False}
+    declared = {option.name: option for option in module.OPTIONS}
+    unknown = sorted(set(options) - set(declared))
     if unknown:
-        takes = ", ".join(module.OPTIONS) or "no puzzle options"
-        raise UsageError(f"{puzzle} generate takes {takes}, not {unknown[0]}")
+        takes = ", ".join(spelled(name) for name in declared) or "no options of its own"
+        raise UsageError(f"{puzzle}'s generator has no option {spelled(unknown[0])} "
+                         f"(it takes {takes}; see 'twinsolve generate {puzzle} --help')")
+    symmetric = bool(options.pop("symmetric", symmetric))  # a field of the request
     if size is None:
         size = module.DEFAULT_SIZE
     elif module.DEFAULT_SIZE is None:
@@ -114,7 +117,7 @@ def make_plan(puzzle: str, *, level: str | None = None, size: tuple[int, int] | 
     else:
         raise refusals[0]
     if attempts is None:
-        attempts = getattr(module, "ATTEMPTS", ATTEMPTS)
+        attempts = module.ATTEMPTS
     return Plan(request, count, seed, attempts, timeout)
 
 

@@ -4,7 +4,8 @@
 
 Every set is a `twinsolve generate` run (the same driver, so the same
 bytes as `twinsolve generate PUZZLE --size ... --difficulty ... --seed ...
---count ...`); `SETS` lists them. Each graded folder is made to hold exactly
+--count ...`); each puzzle's generator declares its sets (`SHIPPED`, a
+`core.generation.Shipped` each). Each graded folder is made to hold exactly
 the files of its sets: a file the table no longer names is removed.
 """
 
@@ -15,48 +16,27 @@ import sys
 from pathlib import Path
 
 from ..core.atomic import check_folder, output_folder
+from ..core import registry
 from ..core.errors import UsageError
+from ..core.generation import Shipped
 from .driver import generate, make_plan, write
 
-__all__ = ["SETS", "write_sets", "main"]
+__all__ = ["sets", "write_sets", "main"]
 
-# (puzzle, level, size, count, seed, options): a few per size and level.
-SETS: tuple[tuple[str, str, tuple[int, int] | None, int, int, dict], ...] = (
-    ("cave", "easy", (10, 10), 2, 1, {}),
-    ("cave", "medium", (10, 10), 2, 1, {}),
-    ("cave", "hard", (10, 10), 2, 1, {}),
-    ("cave", "hard", (15, 15), 1, 1, {}),
-    ("cave", "extreme", (10, 10), 1, 1, {}),
-    ("lightsout", "easy", (10, 10), 2, 1, {}),
-    ("lightsout", "medium", (5, 5), 2, 1, {}),
-    ("lightsout", "hard", (5, 5), 2, 1, {}),
-    ("lightsout", "hard", (10, 10), 1, 1, {"variant": "torus"}),
-    ("lightsout", "medium", (5, 5), 1, 1, {"modulus": 3}),
-    ("mirror", "easy", (8, 8), 2, 1, {}),
-    ("mirror", "medium", (8, 8), 2, 1, {}),
-    ("mirror", "hard", (8, 8), 2, 1, {}),
-    ("mirror", "hard", (16, 16), 1, 1, {}),
-    ("chess", "beginner", (4, 4), 2, 1, {}),
-    ("chess", "intermediate", (4, 4), 2, 1, {}),
-    ("chess", "advanced", (4, 4), 2, 1, {}),
-    ("chess", "expert", (4, 4), 2, 1, {}),
-    ("chess", "expert", (4, 4), 1, 1, {"pieces": 10}),
-    ("chess", "expert", (6, 6), 1, 1, {}),
-    ("jugs", "easy", None, 2, 1, {}),
-    ("jugs", "medium", None, 2, 1, {}),
-    ("jugs", "hard", None, 2, 1, {}),
-    ("clock", "easy", None, 2, 1, {}),
-    ("clock", "medium", None, 2, 1, {}),
-    ("clock", "hard", None, 2, 1, {}),
-)
+
+def sets() -> list[tuple[str, Shipped]]:
+    """(puzzle, set) of every puzzle with a generator, in registry order."""
+    return [(entry.name, shipped) for entry in registry.puzzles()
+            if registry.has(entry, "generator")
+            for shipped in registry.generator(entry).SHIPPED]
 
 
 def write_sets(out: Path, jobs: int = 1) -> list[Path]:
-    """Every set of `SETS` into `out/<puzzle>/graded/`; the paths written."""
+    """Every declared set into `out/<puzzle>/graded/`; the paths written."""
     written: dict[Path, list[Path]] = {}
-    for puzzle, level, size, count, seed, options in SETS:
-        plan = make_plan(puzzle, level=level, size=size, count=count, seed=seed,
-                         options=options)
+    for puzzle, shipped in sets():
+        plan = make_plan(puzzle, level=shipped.level, size=shipped.size, count=shipped.count,
+                         seed=shipped.seed, options=dict(shipped.options))
         folder = output_folder(out / puzzle / "graded")
         written.setdefault(folder, []).extend(write(plan, generate(plan, jobs), folder))
     for folder, paths in written.items():

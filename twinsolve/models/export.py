@@ -1,12 +1,12 @@
 """Writing encodings out, so solvers twinsolve does not ship can run them.
 
-A puzzle's model module may offer `sat_export(instance) -> CnfExport` (the
-same clauses the `sat` back-end solves, the literals whose truth costs one
-unit of the objective, and the decoder back to a solution) and
-`cpsat_export(instance) -> CpModel` (the `cpsat` back-end's model, objective
-included): Lights Out, Cave, mirror maze and Solitaire Chess do; jugs and
-clock, whose encodings grow their horizon while solving, do not, and say so.
-This module writes them:
+A puzzle declares (`core.declaration`) its `sat_export(instance) ->
+CnfExport` (the same clauses the `sat` back-end solves, the literals whose
+truth costs one unit of the objective, and the decoder back to a solution)
+and its `cpsat_export(instance) -> CpModel` (the `cpsat` back-end's model,
+objective included), or says why it has none (a planning encoding that grows
+its horizon while solving has no one file to write); an instance its `sat`
+back-end does not handle has no CNF either. This module writes them:
 
 - DIMACS CNF (`p cnf`): the hard clauses. For an optimisation puzzle a model
   of the CNF is a solution, not necessarily a best one (said in a comment).
@@ -23,7 +23,6 @@ is written through, a symlink at its target.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +30,7 @@ from typing import Any
 
 from ..core.atomic import write_text, write_with
 from ..core.errors import UsageError
-from ..core.registry import puzzle_of
+from ..core.registry import capability, has, puzzle_of
 
 __all__ = ["CnfExport", "export_reason", "sat_export", "cpsat_export", "cnf_text", "write_cnf",
            "write_wcnf", "write_cpsat", "read_dimacs_model"]
@@ -50,21 +49,15 @@ class CnfExport:
         return bool(self.cost)
 
 
-def _model_module(instance: Any) -> Any:
-    """The module of the puzzle's `sat` back-end, found through the registry (this
-    library knows no puzzle folder by name)."""
-    target = puzzle_of(instance).backend("sat").target
-    return importlib.import_module(target.partition(":")[0])
-
-
 def export_reason(instance: Any, kind: str = "sat_export") -> str | None:
-    """Why this instance has no such export (None when it has one)."""
-    module = _model_module(instance)
-    if not hasattr(module, kind):
-        return (f"{puzzle_of(instance).name} has no {kind.split('_')[0]} export: its encodings "
-                "grow their horizon while solving")
+    """Why this instance has no such export (None when it has one): the puzzle declares
+    none, or (for the CNF) its `sat` back-end does not handle the instance."""
+    entry = puzzle_of(instance)
+    if not has(entry, kind):
+        return entry.absent_reason(kind)
     if kind == "sat_export":
-        return getattr(module, "supports_sat", lambda _: None)(instance)
+        sat = next((b for b in entry.backends if b.name == "sat"), None)
+        return None if sat is None else sat.unsupported_reason(instance)
     return None
 
 
@@ -72,14 +65,14 @@ def sat_export(instance: Any) -> CnfExport:
     reason = export_reason(instance, "sat_export")
     if reason:
         raise UsageError(f"no CNF for this instance: {reason}")
-    return _model_module(instance).sat_export(instance)
+    return capability(puzzle_of(instance), "sat_export")(instance)
 
 
 def cpsat_export(instance: Any) -> Any:
     reason = export_reason(instance, "cpsat_export")
     if reason:
         raise UsageError(f"no CP-SAT model file for this instance: {reason}")
-    return _model_module(instance).cpsat_export(instance)
+    return capability(puzzle_of(instance), "cpsat_export")(instance)
 
 
 def _clause(clause: Sequence[int]) -> str:

@@ -8,3 +8,10 @@ each robot's decisions left to a brain the rules call; `ai` holds the four
 robots' minds (sentinel, hunter, interceptor, scout, and the ring they hold
 together), which plan with `twinsolve.search` only.
 """
+
+from ..core.declaration import OtherFormat
+
+# The level files live among the puzzle instances (`instances/robots/`): the registry
+# (`twinsolve.formats` entry point) lets a folder walk pass them by quietly.
+LEVEL_FORMAT = OtherFormat("robots", "a level of the stealth game (twinsolve play), "
+                                     "no puzzle instance")

@@ -323,7 +323,7 @@ def test_unknown_option_is_a_usage_error(backend):
 
 def test_puzzlekit_peer_solves_like_ours(corpus):
     pytest.importorskip("puzzlekit")
-    from twinsolve.backends.puzzlekit import solve_puzzlekit
+    from twinsolve.puzzles.cave.peer import solve_puzzlekit
     from twinsolve.core.run import check
 
     url, expected = _puzzlink_cases(corpus("cave", "puzzlink-urls.txt"))[0]
@@ -335,7 +335,7 @@ def test_puzzlekit_peer_solves_like_ours(corpus):
 
 
 def test_puzzlekit_missing_is_unsupported(monkeypatch):
-    from twinsolve.backends import puzzlekit as peers
+    from twinsolve.puzzles.cave import peer as peers
 
     monkeypatch.setattr(peers.importlib.util, "find_spec", lambda name: None)
     result = peers.solve_puzzlekit(cave.parse("cave 1 2\n2 -\n"), UNIQUE)

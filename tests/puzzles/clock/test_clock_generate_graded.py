@@ -108,8 +108,8 @@ def test_same_seed_same_puzzle_different_seeds_different_puzzles():
     (Request("clock", "hard", options={"length": 12, "hours": 12}),
      "a dial of 12 hours has no shortest plan of 12 moves"),
     (Request("clock", "easy", options={"hours": 1}),
-     "--option hours must be a whole number 2..1000000"),
-    (Request("clock", "easy", options={"steps": 0}), "--option steps must be a whole number 1..4"),
+     "--hours must be a whole number 2..1000000"),
+    (Request("clock", "easy", options={"steps": 0}), "--steps must be a whole number 1..4"),
     (Request("clock", "easy", options={"steps": 3, "hours": 3}), "only 2 steps"),
     (Request("clock", "easy", rows=12, cols=12), "no grid size"),
     (Request("clock", "easy", symmetric=True), "no clues"),
@@ -156,5 +156,5 @@ def test_a_one_step_dial_grades_by_its_share():
 
 def test_default_size_and_options():
     assert generate.DEFAULT_SIZE is None and generate.LEVELS == ("easy", "medium", "hard")
-    assert generate.OPTIONS == ("length", "hours", "steps")
+    assert [option.name for option in generate.OPTIONS] == ["length", "hours", "steps"]
     assert Path(generate.__file__).name == "generate.py"

@@ -111,10 +111,10 @@ def test_same_seed_same_puzzle_different_seeds_different_puzzles():
     (Request("jugs", "hard", options={"length": 41}), "1..40, got 41"),
     (Request("jugs", "easy", options={"length": 7}), "at most 6 moves, not 7"),
     (Request("jugs", "medium", options={"length": 11}), "at most 10 moves, not 11"),
-    (Request("jugs", "easy", options={"jugs": 1}), "--option jugs must be a whole number 2..4"),
+    (Request("jugs", "easy", options={"jugs": 1}), "--jugs must be a whole number 2..4"),
     (Request("jugs", "easy", options={"jugs": 5}), "2..4, got 5"),
     (Request("jugs", "easy", options={"goal": "most"}),
-     "--option goal must be holds, total or exact"),
+     "--goal must be holds, total or exact"),
     (Request("jugs", "easy", options={"goal": "total", "jugs": 4}), "keeps the total"),
     (Request("jugs", "easy", rows=3, cols=5), "no grid size"),
     (Request("jugs", "easy", symmetric=True), "no clues"),
@@ -165,5 +165,5 @@ def test_grading_budget_is_deterministic_on_a_large_space():
 
 def test_default_size_and_options():
     assert generate.DEFAULT_SIZE is None and generate.LEVELS == ("easy", "medium", "hard")
-    assert generate.OPTIONS == ("length", "jugs", "goal")
+    assert [option.name for option in generate.OPTIONS] == ["length", "jugs", "goal"]
     assert Path(generate.__file__).name == "generate.py"

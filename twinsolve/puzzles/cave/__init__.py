@@ -1,12 +1,22 @@
 """Cave (Corral): the whole puzzle in one folder.
 
 Rules, hand (propagation + branching), models (connectivity CP-SAT / SAT), generate, and its
-formats: puzzlink (puzz.link URLs) and puzzlekit (dataset JSON). This file declares the
+formats: puzzlink (puzz.link URLs) and puzzlekit (dataset JSON), and peer (the puzzlekit
+package's solver as a back-end). This file declares the
 puzzle's registry entry; nothing here imports a solver, so listing the puzzles stays cheap.
 """
 
-from ...core.registry import PUZZLEKIT, standard
+from ...core.declaration import Backend, standard
+
+# A peer for side-by-side benchmarks (`peer.py`, `pip install -e '.[peers]'`), never
+# planned by default: name it with --backends.
+_PUZZLEKIT = Backend("puzzlekit", f"{__name__}.peer:solve_puzzlekit",
+                     "the puzzlekit package's OR-Tools solver (peer, benchmarks only)",
+                     supports_target=f"{__name__}.peer:puzzlekit_supports",
+                     bare_option="workers", by_default=False,
+                     options_target=f"{__name__}.peer:check_puzzlekit_options")
 
 ENTRY = standard(__name__, "Cave (Corral)", optimisation=False,
-                 own_options=("hand", "cpsat", "sat"), extra=(PUZZLEKIT,),
-                 url_reader="puzzlink", dataset_reader="puzzlekit")
+                 own_options=("hand", "cpsat", "sat"), generator="generate", picture="picture",
+                 sat_export="models:sat_export", cpsat_export="models:cpsat_export",
+                 url_reader="puzzlink", dataset_reader="puzzlekit", extra=(_PUZZLEKIT,))

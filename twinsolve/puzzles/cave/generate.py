@@ -65,7 +65,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import UsageError
-from ...core.generation import Generated, Grade, Request
+from ...core.generation import Generated, Grade, Option, Request, Shipped
 from ...core.geometry import DELTAS
 from ...core.writing import write_instances
 from ...search.propagate import SolveResult, search
@@ -165,7 +165,7 @@ LEVEL_TECHNIQUES = {
     "hard": TECHNIQUES,
 }
 DEFAULT_SIZE = (10, 10)
-OPTIONS: tuple[str, ...] = ()
+OPTIONS = (Option("symmetric", "clues in 180-degree-symmetric pairs", kind="flag"),)
 MAX_GENERATED_SIDE = 40
 SHARE = 0.6  # of the grid grown as the cave (published caves cover about 60%)
 # Extreme puzzles are grown smaller: a thinner cave leaves more unique clue sets the
@@ -182,6 +182,10 @@ GENERATED_NODES = 32
 # The smallest grids (cells) where a level has been seen; smaller requests are refused.
 MIN_CELLS = {"easy": 1, "medium": 9, "hard": 16, "extreme": 64}
 ATTEMPTS = 60  # tries per puzzle (the driver's budget): extreme needs dozens on 10x10
+# The graded sets in instances/cave/graded/ (`python -m twinsolve.generation.shipped`).
+SHIPPED = (Shipped("easy", (10, 10), 2), Shipped("medium", (10, 10), 2),
+           Shipped("hard", (10, 10), 2), Shipped("hard", (15, 15), 1),
+           Shipped("extreme", (10, 10), 1))
 
 
 class _Deduced(enum.Enum):

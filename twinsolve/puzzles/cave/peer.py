@@ -1,4 +1,4 @@
-"""Peer solvers from other projects, as optional back-ends for the benchmark.
+"""A peer solver from another project, as an optional Cave back-end for the benchmark.
 
 `puzzlekit` (MIT, `pip install puzzlekit`, imported lazily): a collection of
 OR-Tools CP-SAT puzzle models. Its Cave ("cave", alias "corral") model takes
@@ -24,10 +24,10 @@ import importlib.util
 import time
 from typing import Any
 
-from ..core.errors import UsageError
-from ..core.limits import Limits
-from ..core.result import Result, Stats, Status
-from ..puzzles.cave import rules as cave
+from ...core.errors import UsageError
+from ...core.limits import Limits
+from ...core.result import Result, Stats, Status
+from . import rules as cave
 
 __all__ = ["solve_puzzlekit", "puzzlekit_supports", "check_puzzlekit_options",
            "PUZZLEKIT_MISSING"]
@@ -49,7 +49,7 @@ def puzzlekit_supports(instance: Any) -> str | None:
 
 def check_puzzlekit_options(limits: Limits) -> None:
     """Refuse what CP-SAT would refuse, since puzzlekit hands it the options (registry checker)."""
-    from ..models import cpsat_common
+    from ...models import cpsat_common
 
     cpsat_common.check_options(limits, "puzzlekit")
 

@@ -5,6 +5,8 @@ layer count), models (planning encodings), generate. This file declares the puzz
 registry entry; nothing here imports a solver, so listing the puzzles stays cheap.
 """
 
-from ...core.registry import standard
+from ...core.declaration import standard
 
-ENTRY = standard(__name__, "Solitaire Chess", optimisation=False, own_options=("hand",))
+ENTRY = standard(__name__, "Solitaire Chess", optimisation=False, own_options=("hand",),
+                 generator="generate", picture="picture", sat_export="models:sat_export",
+                 cpsat_export="models:cpsat_export")

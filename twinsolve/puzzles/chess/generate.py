@@ -62,7 +62,14 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import UsageError, quoted
-from ...core.generation import Generated, Grade, Request
+from ...core.generation import (
+    ATTEMPTS as DRIVER_ATTEMPTS,
+    Generated,
+    Grade,
+    Option,
+    Request,
+    Shipped,
+)
 from ...core.limits import LimitReached, Limits
 from ...core.result import Status
 from ...core.run import run
@@ -318,7 +325,15 @@ LEVEL_BUDGETS = (
 )
 LEVELS = tuple(level.name for level in LEVEL_BUDGETS)
 DEFAULT_SIZE = (4, 4)
-OPTIONS = ("pieces", "variant")
+OPTIONS = (Option("pieces", "pieces on the board"),
+           Option("variant", "mixed pieces, or knights only", kind="word",
+                  choices=("mixed", "knights"), metavar="NAME"))
+ATTEMPTS = DRIVER_ATTEMPTS
+# The graded sets in instances/chess/graded/ (`python -m twinsolve.generation.shipped`).
+SHIPPED = (Shipped("beginner", (4, 4), 2), Shipped("intermediate", (4, 4), 2),
+           Shipped("advanced", (4, 4), 2), Shipped("expert", (4, 4), 2),
+           Shipped("expert", (4, 4), 1, options=(("pieces", 10),)),
+           Shipped("expert", (6, 6), 1))
 VARIANTS = ("mixed", "knights")
 # The proof `grade` runs stops after this many memo expansions (a count, never a time);
 # a board it cannot settle by then is not graded.

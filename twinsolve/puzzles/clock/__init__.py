@@ -5,6 +5,10 @@ declares the puzzle's registry entry; nothing here imports a solver, so listing 
 stays cheap.
 """
 
-from ...core.registry import standard
+from ...core.declaration import Absent, standard
 
-ENTRY = standard(__name__, "Clock stepping")
+# Why no export: the encodings grow their planning horizon while solving.
+_GROWS = "its encodings grow their horizon while solving"
+
+ENTRY = standard(__name__, "Clock stepping", generator="generate", picture="picture",
+                 sat_export=Absent(_GROWS), cpsat_export=Absent(_GROWS))

@@ -41,7 +41,14 @@ from __future__ import annotations
 import random
 
 from ...core.errors import UsageError
-from ...core.generation import Generated, Grade, Request
+from ...core.generation import (
+    ATTEMPTS as DRIVER_ATTEMPTS,
+    Generated,
+    Grade,
+    Option,
+    Request,
+    Shipped,
+)
 from ...search.grading import (
     Band,
     PlanProblem,
@@ -66,7 +73,12 @@ BANDS = (
 )
 LEVELS = tuple(band.level for band in BANDS)
 DEFAULT_SIZE = None
-OPTIONS = ("length", "hours", "steps")
+OPTIONS = (Option("length", "optimal plan length"),
+           Option("hours", "hours on the dial, 2 to 1,000,000"),
+           Option("steps", "how many steps the dial has, 1 to 4"))
+ATTEMPTS = DRIVER_ATTEMPTS
+# The graded sets in instances/clock/graded/ (`python -m twinsolve.generation.shipped`).
+SHIPPED = (Shipped("easy", None, 2), Shipped("medium", None, 2), Shipped("hard", None, 2))
 # The longest optimal plan a request may ask for: dials of 360 to 1,440 hours give
 # unique plans of 120 moves in about one draw in thirty.
 LONGEST = 120

@@ -4,6 +4,10 @@ Rules, hand (number theory, then BFS), models (planning encodings). This file de
 puzzle's registry entry; nothing here imports a solver, so listing the puzzles stays cheap.
 """
 
-from ...core.registry import standard
+from ...core.declaration import Absent, standard
 
-ENTRY = standard(__name__, "Water jugs", own_options=("cpsat",))
+# Why no export: the encodings grow their planning horizon while solving.
+_GROWS = "its encodings grow their horizon while solving"
+
+ENTRY = standard(__name__, "Water jugs", own_options=("cpsat",), generator="generate",
+                 picture="picture", sat_export=Absent(_GROWS), cpsat_export=Absent(_GROWS))

@@ -40,7 +40,15 @@ import random
 from collections.abc import Hashable
 
 from ...core.errors import UsageError, quoted
-from ...core.generation import Generated, Grade, Request, spelled
+from ...core.generation import (
+    ATTEMPTS as DRIVER_ATTEMPTS,
+    Generated,
+    Grade,
+    Option,
+    Request,
+    Shipped,
+    spelled,
+)
 from ...search.grading import (
     Band,
     PlanProblem,
@@ -66,7 +74,13 @@ BANDS = (
 )
 LEVELS = tuple(band.level for band in BANDS)
 DEFAULT_SIZE = None
-OPTIONS = ("length", "jugs", "goal")
+OPTIONS = (Option("length", "optimal plan length"),
+           Option("jugs", "how many jugs, 2 to 4"),
+           Option("goal", "holds: one jug holds C; total: C in all; exact: every level",
+                  kind="word", choices=("holds", "total", "exact"), metavar="KIND"))
+ATTEMPTS = DRIVER_ATTEMPTS
+# The graded sets in instances/jugs/graded/ (`python -m twinsolve.generation.shipped`).
+SHIPPED = (Shipped("easy", None, 2), Shipped("medium", None, 2), Shipped("hard", None, 2))
 # The longest optimal plan a request may ask for: two jugs of up to 23 and 19 give
 # unique plans of 40 moves in about one attempt in three.
 LONGEST = 40

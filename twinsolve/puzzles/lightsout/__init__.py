@@ -7,7 +7,9 @@ declares the puzzle's registry entry; nothing here imports a solver, so listing 
 puzzles stays cheap.
 """
 
-from ...core.registry import standard
+from ...core.declaration import standard
 
-ENTRY = standard(__name__, "Lights Out", sat_unsupported=True, own_options=("hand", "cpsat", "sat"),
+ENTRY = standard(__name__, "Lights Out", sat_unsupported=True,
+                 own_options=("hand", "cpsat", "sat"), generator="generate", picture="picture",
+                 sat_export="models:sat_export", cpsat_export="models:cpsat_export",
                  summary="summary", too_large="rules:too_large")

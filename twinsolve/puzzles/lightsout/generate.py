@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import UsageError, quoted
-from ...core.generation import Generated, Grade, Request, spelled
+from ...core.generation import Generated, Grade, Option, Request, Shipped, spelled
 from ...core.limits import Limits
 from ...core.result import Status
 from ...core.run import run
@@ -174,7 +174,10 @@ def _with_metadata(seed: int) -> Iterator[tuple[str, Instance]]:
 
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_SIZE = (5, 5)
-OPTIONS = ("presses", "variant", "modulus")
+OPTIONS = (Option("presses", "fewest presses of the answer"),
+           Option("variant", "which lights a press toggles", kind="word",
+                  choices=("plain", "torus", "sigma", "torus-sigma"), metavar="NAME"),
+           Option("modulus", "colours of a light: 2, 3, 5 or 7 (default 2)"))
 VARIANTS = {"plain": (False, False), "torus": (True, False), "sigma": (False, True),
             "torus-sigma": (True, True)}
 MAX_GENERATED_SIDE = 64
@@ -185,6 +188,10 @@ MEDIUM_MEMBERS = 256      # the most members a medium walk may examine, on any c
 GRADE_NODES = 1 << 22     # the exhaustive search of a grade stops here (nodes, not seconds)
 DRAWS = 8                 # boards one attempt draws before it gives up
 ATTEMPTS = 100            # tries per puzzle the driver makes (800 boards) before giving up
+# The graded sets in instances/lightsout/graded/ (`python -m twinsolve.generation.shipped`).
+SHIPPED = (Shipped("easy", (10, 10), 2), Shipped("medium", (5, 5), 2),
+           Shipped("hard", (5, 5), 2), Shipped("hard", (10, 10), 1, options=(("variant", "torus"),)),
+           Shipped("medium", (5, 5), 1, options=(("modulus", 3),)))
 TECHNIQUES = {"easy": ["chase"], "medium": ["chase", "walk"],
               "hard": ["chase", "walk", "exhaustive"]}
 
@@ -337,15 +344,17 @@ def check(request: Request) -> None:
     shape, presses = _shape(request), _presses(request)
     board = f"{shape.rows}x{shape.cols} {shape.variant} board"
     nullity, most = max_unique_presses(shape)
-    problem = _level_problem(board, request.level, nullity, shape.modulus)
-    if problem:
-        raise UsageError(problem)
     if most < 1:
         raise UsageError(f"no {board} with a light on has a unique fewest-press solution")
+    # The press count first: its range holds for every level, so a bad --presses is what
+    # the user hears about, not the level tried first when none was asked.
     if presses is not None and not 1 <= presses <= most:
         raise UsageError(f"--presses must be 1..{most}, got {presses}: at least 1 (a lit "
                          f"board), and a unique fewest-press solution on a {board} has at "
                          f"most {most} presses")
+    problem = _level_problem(board, request.level, nullity, shape.modulus)
+    if problem:
+        raise UsageError(problem)
 
 
 def _draw(shape: Instance, presses: int, rng: random.Random) -> list[list[int]]:

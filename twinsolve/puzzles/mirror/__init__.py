@@ -5,6 +5,8 @@ generate. This file declares the puzzle's registry entry; nothing here imports a
 listing the puzzles stays cheap.
 """
 
-from ...core.registry import standard
+from ...core.declaration import standard
 
-ENTRY = standard(__name__, "Mirror maze", own_options=("sat",))
+ENTRY = standard(__name__, "Mirror maze", own_options=("sat",), generator="generate",
+                 picture="picture", sat_export="models:sat_export",
+                 cpsat_export="models:cpsat_export")

@@ -90,7 +90,15 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import UsageError, quoted
-from ...core.generation import Generated, Grade, Request, spelled
+from ...core.generation import (
+    ATTEMPTS as DRIVER_ATTEMPTS,
+    Generated,
+    Grade,
+    Option,
+    Request,
+    Shipped,
+    spelled,
+)
 from ...core.limits import Limits
 from ...core.result import Status
 from ...core.run import run
@@ -324,7 +332,15 @@ def hard_level(rows: int, cols: int, seed: int, *, density: float = 0.3,
 
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_SIZE = (8, 8)
-OPTIONS = ("flips", "goal", "lasers", "mirrors")
+OPTIONS = (Option("flips", "fewest flips of the answer"),
+           Option("goal", "any: one target lit is enough; all: every target", kind="word",
+                  choices=("any", "all"), metavar="any|all"),
+           Option("lasers", "lasers on the grid (default 1)"),
+           Option("mirrors", "rotatable mirrors (default: 30% of the grid)"))
+ATTEMPTS = DRIVER_ATTEMPTS
+# The graded sets in instances/mirror/graded/ (`python -m twinsolve.generation.shipped`).
+SHIPPED = (Shipped("easy", (8, 8), 2), Shipped("medium", (8, 8), 2),
+           Shipped("hard", (8, 8), 2), Shipped("hard", (16, 16), 1))
 MAX_GENERATED_SIDE = 100
 TECHNIQUES = {"easy": ["relaxation", "forcing"],
               "medium": ["relaxation", "forcing", "search within the bound"],
