@@ -65,7 +65,7 @@ from .core import registry
 from .core.errors import QUOTE_LIMIT, InstanceError, UsageError, quoted
 from .core.instance_file import ascii_int
 from .core.limits import MAX_SEED, Limits, seconds_problem
-from .core.registry import puzzle_of, puzzles, too_large
+from .core.registry import puzzle_of, too_large
 from .core.result import Result, Status
 from .core.run import run, size_refusal
 from .core.sources import checked, instances
@@ -448,18 +448,19 @@ def cmd_list(console: Console) -> int:
 
 def _json_line(path: str, puzzle: str, backend: str, result: Result, with_count: bool,
                summary: bool = False) -> str:
-    line: dict[str, Any] = {
-        "puzzle": puzzle, "instance": path, "backend": backend,
-        "status": result.status.value, "objective": result.objective,
-        "unique": result.unique, "verified": result.verified,
-        "solution": result.solution, "stats": result.stats.to_dict(),
-    }
+    """One `solve --json` line: the puzzle, instance and back-end, then the answer's one
+    JSON form (`Result.to_json`), `count` only when asked and `message` only when there is
+    one; `summary` true when the solution is left out by request."""
+    answer = result.to_json()
+    line: dict[str, Any] = {"puzzle": puzzle, "instance": path, "backend": backend,
+                            **{key: answer[key] for key in ("status", "objective", "unique",
+                                                            "verified", "solution", "stats")}}
     if with_count:
-        line["count"] = result.count
+        line["count"] = answer["count"]
     if summary:
         line["summary"] = True  # `solution` is null by request, not for want of one
-    if result.message:
-        line["message"] = result.message
+    if answer["message"]:
+        line["message"] = answer["message"]
     return json.dumps(line)
 
 

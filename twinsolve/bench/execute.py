@@ -23,7 +23,7 @@ from ..core.result import Result, Status
 from .isolation import Outcome, WorkerProcess
 from .plan import Budget, Task
 from .records import RunRecord
-from .worker import USAGE_ERROR, result_from_json
+from .worker import USAGE_ERROR
 
 __all__ = ["Budget", "Executor", "LocalPool", "task_payload", "record_of", "skipped_record"]
 
@@ -39,7 +39,7 @@ def task_payload(task: Task, budget: Budget, ident: int) -> dict[str, Any]:
                     seed=task.seed)
     return {"id": ident, "text": puzzle_of(task.instance).rules.format(task.instance),
             "source": str(task.path), "backend": task.backend,
-            "limits": {k: v for k, v in limits.__dict__.items()}}
+            "limits": limits.to_json()}
 
 
 def record_of(task: Task, result: Result, wall_s: float, cpu_s: float | None,
@@ -64,7 +64,7 @@ def outcome_record(task: Task, outcome: Outcome, budget: Budget) -> RunRecord:
     """
     if outcome.result.get(USAGE_ERROR):
         raise UsageError(f"back-end {task.backend}: {outcome.result.get('message')}")
-    return record_of(task, result_from_json(outcome.result), outcome.wall_s, outcome.cpu_s,
+    return record_of(task, Result.from_json(outcome.result), outcome.wall_s, outcome.cpu_s,
                      budget.timeout, budget.memory_mb)
 
 

@@ -43,38 +43,16 @@ from typing import Any
 from ..core.errors import InstanceError, UsageError
 from ..core.limits import Limits
 from ..core.memory import RunMemory, mapped_bytes
-from ..core.result import Result, Stats, Status
+from ..core.result import Result, Status
 from ..core.run import parse_text, run
 
-__all__ = ["main", "result_to_json", "result_from_json", "USAGE_ERROR"]
+__all__ = ["main", "USAGE_ERROR"]
 
 USAGE_ERROR = "usage_error"  # set in a reply's result when the back-end refused its spec
 
 # Headroom above the requested budget for the address space (not the resident
 # set): thread stacks and malloc arenas reserve address space they never touch.
 _ADDRESS_SLACK = 1 << 30
-
-
-def result_to_json(result: Result) -> dict[str, Any]:
-    count = result.count
-    return {
-        "status": result.status.value, "solution": result.solution,
-        "objective": result.objective, "unique": result.unique,
-        # counts can exceed 64 bits (Lights Out: K^nullity); JSON keeps them exact as text
-        "count": None if count is None else str(count),
-        "verified": result.verified, "message": result.message,
-        "stats": result.stats.to_dict(),
-    }
-
-
-def result_from_json(data: dict[str, Any]) -> Result:
-    stats = dict(data.get("stats") or {})
-    core = Stats(int(stats.pop("nodes", 0) or 0), float(stats.pop("build_s", 0.0) or 0.0),
-                 float(stats.pop("solve_s", 0.0) or 0.0), stats)
-    count = data.get("count")
-    return Result(Status(data["status"]), data.get("solution"), data.get("objective"),
-                  data.get("unique"), core, None if count is None else int(count),
-                  data.get("verified"), data.get("message"))
 
 
 def _cpu_seconds() -> float:
@@ -95,7 +73,7 @@ def _over_budget(result: Result, memory: RunMemory, memory_mb: int | None) -> Re
 
 
 def _run_task(task: dict[str, Any]) -> dict[str, Any]:
-    limits = Limits(**task["limits"])
+    limits = Limits.from_json(task["limits"])
     memory_mb = task.get("memory_mb")
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if memory_mb:
@@ -110,7 +88,7 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
     except (InstanceError, UsageError) as exc:
         # The user's mistake, not the back-end's (a bad option value, say): the
         # harness stops the suite on it and reports it as a usage error.
-        refused = {**result_to_json(Result(Status.ERROR, message=str(exc))), USAGE_ERROR: True}
+        refused = {**Result(Status.ERROR, message=str(exc)).to_json(), USAGE_ERROR: True}
         return {"id": task.get("id"), "result": refused, "cpu_s": 0.0}
     except MemoryError:
         result = Result(Status.MEMOUT, message="out of memory (address-space limit)")
@@ -121,7 +99,7 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
     result = _over_budget(result, memory, memory_mb)
     # "retire": this worker can no longer see every run over the budget (see
     # twinsolve.core.memory); the harness starts a fresh one for the next task.
-    return {"id": task.get("id"), "result": result_to_json(result), "cpu_s": cpu_s,
+    return {"id": task.get("id"), "result": result.to_json(), "cpu_s": cpu_s,
             "retire": bool(memory_mb) and memory.stale(memory_mb << 20)}
 
 

@@ -40,13 +40,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Protocol
 
 from . import time_limit
 from .errors import UsageError
 
-__all__ = ["Limits", "Deadline", "MAX_SEED", "seconds_problem", "on_interrupt",
+__all__ = ["Limits", "Options", "Deadline", "MAX_SEED", "seconds_problem", "on_interrupt",
            "interrupt_deferred", "Expiring", "LimitHit", "LimitReached", "Poller"]
 
 MAX_SEED = 2**63 - 1  # what every solver's seed parameter holds (a signed 64-bit int)
@@ -83,7 +83,8 @@ class Limits:
     - `node_limit`: a whole number >= 0 of search nodes, or None;
     - `unique`, `count`: bools, prove uniqueness / count the solutions;
     - `seed`: a whole number 0 .. 2**63 - 1;
-    - `options`: a dict of back-end options keyed by name.
+    - `options`: the back-end options keyed by name (kept as an `Options`, which
+      cannot be changed: a changed copy is `with_options`).
 
     Raises `UsageError` naming the field for anything else:
 
@@ -116,6 +117,29 @@ class Limits:
                                                          for k in self.options):
             raise UsageError(f"options must be a dict keyed by option names, "
                              f"got {self.options!r}")
+        if type(self.options) is not Options:
+            object.__setattr__(self, "options", Options(self.options))
+
+    def with_(self, **changes: Any) -> Limits:
+        """A copy with `changes` (checked like any `Limits`)."""
+        return replace(self, **changes)
+
+    def with_options(self, **options: Any) -> Limits:
+        """A copy whose options are these merged over the current ones."""
+        return replace(self, options={**self.options, **options})
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (a bench worker's task): every field, options as a plain dict."""
+        return {**{name: getattr(self, name) for name in self.field_names()},
+                "options": dict(self.options)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Limits:
+        """The `Limits` of `to_json`'s form; `UsageError` for an unknown or bad field."""
+        unknown = sorted(set(data) - set(cls.field_names()))
+        if unknown:
+            raise UsageError(f"{unknown[0]!r} is no field of Limits")
+        return cls(**data)
 
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
@@ -151,6 +175,27 @@ class Limits:
         if value not in choices:
             raise UsageError(f"option {name}={value!r}: choose one of {', '.join(choices)}")
         return str(value)
+
+
+class Options(dict):
+    """Back-end options that cannot be changed in place (`Limits.with_options` makes a
+    changed copy): one run's options never leak into another's.
+
+    >>> options = Options({"solver": "g4"})
+    >>> options["solver"] = "m22"
+    Traceback (most recent call last):
+    ...
+    TypeError: Limits options cannot be changed: use Limits.with_options
+    """
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("Limits options cannot be changed: use Limits.with_options")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled as its items, not item by item
+        return (Options, (dict(self),))
 
 
 class Deadline:

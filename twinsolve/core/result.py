@@ -159,6 +159,27 @@ class Result:
     def with_(self, **changes: Any) -> Result:
         return replace(self, **changes)
 
+    def to_json(self) -> dict[str, Any]:
+        """The one JSON form of an answer: `solve --json` lines hold it (beside the puzzle,
+        instance and back-end) and the bench workers send it.
+
+        >>> Result(Status.UNSAT, count=0).to_json()["count"]
+        0
+        """
+        return {"status": self.status.value, "objective": self.objective,
+                "unique": self.unique, "verified": self.verified, "solution": self.solution,
+                "stats": self.stats.to_dict(), "count": self.count, "message": self.message}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Result:
+        """The `Result` of `to_json`'s form."""
+        stats = dict(data.get("stats") or {})
+        core = Stats(int(stats.pop("nodes", 0) or 0), float(stats.pop("build_s", 0.0) or 0.0),
+                     float(stats.pop("solve_s", 0.0) or 0.0), stats)
+        return cls(Status(data["status"]), data.get("solution"), data.get("objective"),
+                   data.get("unique"), core, data.get("count"), data.get("verified"),
+                   data.get("message"))
+
     @classmethod
     def answer(cls, status: Status, solution: dict[str, Any] | None = None,
                objective: int | None = None, *, tally: Tally, asked: Limits,

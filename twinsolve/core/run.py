@@ -186,7 +186,7 @@ def _prepared(instance: Any, backend: str, limits: Limits | None) -> tuple[Backe
     chosen, options = resolve_spec(backend, puzzle_of(instance))
     limits = limits or Limits()
     if options:
-        limits = Limits(**{**limits.__dict__, "options": {**limits.options, **options}})
+        limits = limits.with_options(**options)
     return chosen, limits
 
 

@@ -165,7 +165,7 @@ def _options(limits: Limits, key: str, allowed: Sequence[str], default: str
     """Take `key` out of the options (checked against `allowed`); the rest stay."""
     value = limits.choice(key, default, allowed)
     options = {name: given for name, given in limits.options.items() if name != key}
-    return value, Limits(**{**limits.__dict__, "options": options})
+    return value, limits.with_(options=options)
 
 
 def _grid(lay: Layout, values: Sequence[int | bool]) -> dict[str, list[str]]:
@@ -280,7 +280,7 @@ def check_cpsat_options(limits: Limits) -> None:
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """CP-SAT; `unique` by forbid-and-re-solve, `count` by enumeration (module docstring)."""
     method, limits = _options(limits, "connectivity", CPSAT_METHODS, _CPSAT_DEFAULT)
-    limits = Limits(**{**limits.__dict__, "options": {**_CPSAT_PARAMETERS, **limits.options}})
+    limits = limits.with_(options={**_CPSAT_PARAMETERS, **limits.options})
     watch, deadline = Stopwatch(), limits.deadline()
     lay = layout(instance)
     # Why counting switches to `distance`: its auxiliaries are fixed by the shading, so
