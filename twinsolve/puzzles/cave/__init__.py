@@ -19,4 +19,5 @@ _PUZZLEKIT = Backend("puzzlekit", f"{__name__}.peer:solve_puzzlekit",
 ENTRY = standard(__name__, "Cave (Corral)", optimisation=False,
                  own_options=("hand", "cpsat", "sat"), generator="generate", picture="picture",
                  sat_export="models:sat_export", cpsat_export="models:cpsat_export",
-                 url_reader="puzzlink", dataset_reader="puzzlekit", extra=(_PUZZLEKIT,))
+                 url_reader="puzzlink", dataset_reader="puzzlekit", extra=(_PUZZLEKIT,),
+                 strategy="strategies:small_instances")

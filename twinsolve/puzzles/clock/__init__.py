@@ -11,4 +11,5 @@ from ...core.declaration import Absent, standard
 _GROWS = "its encodings grow their horizon while solving"
 
 ENTRY = standard(__name__, "Clock stepping", generator="generate", picture="picture",
-                 sat_export=Absent(_GROWS), cpsat_export=Absent(_GROWS))
+                 sat_export=Absent(_GROWS), cpsat_export=Absent(_GROWS),
+                 strategy="strategies:small_instances")

@@ -10,4 +10,5 @@ from ...core.declaration import Absent, standard
 _GROWS = "its encodings grow their horizon while solving"
 
 ENTRY = standard(__name__, "Water jugs", own_options=("cpsat",), generator="generate",
-                 picture="picture", sat_export=Absent(_GROWS), cpsat_export=Absent(_GROWS))
+                 picture="picture", sat_export=Absent(_GROWS), cpsat_export=Absent(_GROWS),
+                 strategy="strategies:small_instances")

@@ -12,4 +12,5 @@ from ...core.declaration import standard
 ENTRY = standard(__name__, "Lights Out", sat_unsupported=True,
                  own_options=("hand", "cpsat", "sat"), generator="generate", picture="picture",
                  sat_export="models:sat_export", cpsat_export="models:cpsat_export",
-                 summary="summary", too_large="rules:too_large")
+                 summary="summary", too_large="rules:too_large",
+                 strategy="strategies:small_instances")

@@ -9,4 +9,5 @@ from ...core.declaration import standard
 
 ENTRY = standard(__name__, "Mirror maze", own_options=("sat",), generator="generate",
                  picture="picture", sat_export="models:sat_export",
-                 cpsat_export="models:cpsat_export")
+                 cpsat_export="models:cpsat_export",
+                 strategy="strategies:small_instances")
