@@ -51,9 +51,9 @@ def _timed_game(level: Level, player: str, seed: int, limit: int) -> tuple[list,
     spent = [0.0]
 
     def timed(brain):
-        def run(game, view):
+        def run(view):
             began = time.perf_counter()
-            step = brain(game, view)
+            step = brain(view)
             spent[0] += time.perf_counter() - began
             return step
         return run
@@ -95,8 +95,8 @@ def tcod_ratio(repeat: int = 50) -> None:
         return
     for path in [*SHIPPED, STRESS]:
         level = play.load(path)
-        game = Game(level, [lambda g, v: v.body.cell] * len(level.robots))
-        grid, cost = game.grid, costs(game, 0, {})
+        game = Game(level, [lambda view: view.cell] * len(level.robots))
+        grid, cost = game.grid, costs(game.layout.tiles, 0, {})
         start = game.state.player
         # tcod's cost array: the same entry costs, 0 (blocked) on closed cells.
         blocked = np.array([[cost[r * grid.cols + c] if grid.is_open(r * grid.cols + c)
@@ -138,7 +138,7 @@ def _capture_turn(job: tuple[Path, RobotKind | None, bool, str, int]) -> int | N
     level = _variant(_load(path), kind)
     game = play.new_game(level, seed)
     if walkers:
-        game.brains = [random_walk] * len(level.robots)
+        game.brains = [random_walk(game.rng)] * len(level.robots)  # the game's one generator
     for _ in play.turns(game, play.scripted(game, player, level.turns, seed)):
         pass
     return game.state.tick if game.state.outcome is Outcome.CAPTURED else None

@@ -9,7 +9,7 @@ import json
 
 import networkx as nx
 import pytest
-from conftest import ROOT, twinsolve
+from conftest import ROOT
 
 from twinsolve.robots import play
 from twinsolve.robots.ai import costs
@@ -20,9 +20,9 @@ LEVELS = sorted((ROOT / "instances" / "robots").glob("*.txt"))
 
 
 
-def test_the_same_level_seed_and_moves_give_the_same_json_twice():
+def test_the_same_level_seed_and_moves_give_the_same_json_twice(cli):
     level = str(LEVELS[1])
-    runs = [twinsolve("play", level, "--moves", "RRDDLLWWXZUURR", "--seed", "5", "--json")
+    runs = [cli("play", level, "--moves", "RRDDLLWWXZUURR", "--seed", "5", "--json")
             for _ in range(2)]
     assert runs[0].returncode == 0, runs[0].stderr
     assert runs[0].stdout == runs[1].stdout
@@ -38,8 +38,8 @@ def test_the_same_level_seed_and_moves_give_the_same_json_twice():
                                        "visited", "nodes", "stunned"}
 
 
-def test_a_scripted_player_plays_a_level_to_its_end():
-    done = twinsolve("play", str(LEVELS[0]), "--player", "greedy", "--json")
+def test_a_scripted_player_plays_a_level_to_its_end(cli):
+    done = cli("play", str(LEVELS[0]), "--player", "greedy", "--json")
     assert done.returncode == 0, done.stderr
     last = json.loads(done.stdout.splitlines()[-1])
     assert last["outcome"] in {"won", "captured", "timeout"}
@@ -49,16 +49,16 @@ def test_a_scripted_player_plays_a_level_to_its_end():
     (["--moves", "RRQ"], "--moves: character 3 is 'Q', not an action"),
     (["--moves", "R", "--seed", "-1"], "seed"),
 ])
-def test_bad_arguments_end_with_one_line_and_exit_2(args, words):
-    done = twinsolve("play", str(LEVELS[0]), *args)
+def test_bad_arguments_end_with_one_line_and_exit_2(args, words, cli):
+    done = cli("play", str(LEVELS[0]), *args)
     assert done.returncode == 2 and words in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
-def test_a_bad_level_file_names_its_line(tmp_path):
+def test_a_bad_level_file_names_its_line(tmp_path, cli):
     bad = tmp_path / "bad.txt"
     bad.write_text("robots 1 3\nP?E\n")
-    done = twinsolve("play", str(bad), "--moves", "R")
+    done = cli("play", str(bad), "--moves", "R")
     assert done.returncode == 2
     assert done.stderr.strip() == (f"twinsolve: {bad}:2:2: unknown map character '?' (the map "
                                    "uses '#', '.', 'g', 'r', 'D', '*', 'C', 'E', 'H', 'I', 'P', "
@@ -68,7 +68,7 @@ def test_a_bad_level_file_names_its_line(tmp_path):
 
 def _graph(game):
     g = nx.DiGraph()
-    grid, cost = game.grid, costs(game, game.state.tick, game.state.alarms)
+    grid, cost = game.grid, costs(game.tiles, game.state.tick, game.state.alarms)
     for v in range(grid.size):
         if grid.is_open(v):
             g.add_node(v)

@@ -10,23 +10,23 @@ from twinsolve.robots.game import Game, Outcome
 from twinsolve.robots.level import parse
 
 
-def stay(game, view):
-    return view.body.cell
+def stay(view):
+    return view.cell
 
 
 def walk(*cells):
     """A brain that steps through `cells` in turn, then stays."""
     plan = list(cells)
 
-    def brain(game, view):
-        return plan.pop(0) if plan else view.body.cell
+    def brain(view):
+        return plan.pop(0) if plan else view.cell
     return brain
 
 
 def recorder(log):
-    def brain(game, view):
+    def brain(view):
         log.append(view)
-        return view.body.cell
+        return view.cell
     return brain
 
 
@@ -77,7 +77,7 @@ def test_footsteps_spread_through_corridors_not_walls_and_reach_farther_on_alarm
     views = []
     game = Game(level, [recorder(views), recorder(views), recorder(views)])
     game.play("R")                               # player at column 1: S is 4 steps away
-    heard = {view.body.kind.value: view.heard for view in views}
+    heard = {view.kind.value: view.heard for view in views}
     assert heard["S"] == 1 and heard["H"] is None  # H is 1 cell away through the wall: deaf
     field_ = game.footsteps()
     assert field_[2 * 12] == -1 and field_[5] == 4
@@ -93,9 +93,9 @@ def test_an_emp_stuns_the_robots_within_four_steps_for_five_turns():
     level = parse("robots 1 12\nPe...H.....E\n")
     moves = []
 
-    def brain(game, view):
-        moves.append(game.state.tick)
-        return view.body.cell
+    def brain(view):
+        moves.append(view.tick)
+        return view.cell
     game = Game(level, [brain])
     game.play("R")                               # picks up the charge; the robot acts
     assert game.state.emp == 1 and moves == [0]

@@ -16,9 +16,11 @@ One turn (`Game.play(action)`):
    one capture), silence (no footsteps for `SILENCE_TURNS` turns) or an EMP
    charge;
 4. every robot that is not stunned acts, in the level's order: its `Brain`
-   sees what the rules let it see (`View`) and names the cell it steps to
-   (its own, or a passable neighbour); a robot moving onto the player, or
-   swapping cells with them, captures them unless a shield absorbs it;
+   is given only what the rules let it see (`View`: its own state, what it
+   perceives, the level's public `Layout`), never the game, and names the
+   cell it steps to (its own, or a passable neighbour); a robot moving onto
+   the player, or swapping cells with them, captures them unless a shield
+   absorbs it;
 5. the doors update: the tick advances and a new passability snapshot is
    built, shared by everyone in the next turn. Nobody may enter a closed
    door; an entity on a door cell that just closed may leave it. When the
@@ -29,6 +31,11 @@ and closed doors blocking; a robot sees the player only in its row or column
 within `robot_vision` (halved when the player is on cover) with nothing
 between. Every random choice comes from one `random.Random(seed)`.
 
+What the brains remember between turns (the robots' minds, kept by their
+planner, `twinsolve.robots.ai.Planner`) is no part of the state the rules
+read: the game holds it as an opaque `Memory`, saved before every turn and
+brought back with an undo, like the rest of the state.
+
 Cells are flat indices `row * cols + col` of a `twinsolve.search.grid.Grid`,
 the engine's grid, which answers every distance and sight question.
 """
@@ -38,16 +45,18 @@ from __future__ import annotations
 import copy
 import enum
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Protocol
 
 from ..core.geometry import Direction
 from ..search.grid import Grid
 from .level import Item, Level, RobotKind, Tile
 
-__all__ = ["Game", "View", "Brain", "Outcome", "RobotBody", "ACTIONS", "EMP_RADIUS",
-           "EMP_TURNS", "UNDOS", "FOOTSTEPS", "ALARM_BONUS", "SILENCE_TURNS", "ALARM_TURNS"]
+__all__ = ["Game", "View", "Layout", "Brain", "Memory", "Outcome", "RobotBody", "ACTIONS",
+           "EMP_RADIUS", "EMP_TURNS", "UNDOS", "FOOTSTEPS", "ALARM_BONUS", "SILENCE_TURNS",
+           "ALARM_TURNS"]
 
 ACTIONS = "RDLUWXZ"
 _DIRECTION = {"R": Direction.RIGHT, "D": Direction.DOWN, "L": Direction.LEFT, "U": Direction.UP}
@@ -68,30 +77,56 @@ class Outcome(enum.Enum):
 
 @dataclass
 class RobotBody:
-    """A robot as the rules see it; `mind` belongs to its brain (the rules never read it)."""
+    """A robot as the rules see it (its mind is its brain's, which the rules never read)."""
 
     kind: RobotKind
     home: int
     cell: int
     stunned: int = 0
-    mind: Any = None
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The level's public facts, the same all game long: what any robot may know of the map
+    (the cells' tiles, the walls-only maze with every door open, the exit, the player's
+    entry cell: the level's `P`, how far robots see)."""
+
+    tiles: tuple[Tile, ...]
+    maze: Grid
+    exit: int
+    entry: int
+    robot_vision: int
 
 
 @dataclass(frozen=True)
 class View:
-    """What one robot may know this turn: its own body, the passability snapshot, whether
-    it sees the player (their cell if so) and where it heard footsteps (the source)."""
+    """Everything one robot may know this turn, and all its brain is given: its own state
+    (index, kind, home, cell), the passability snapshot, whether it sees the player (their
+    cell if so), where it heard footsteps (the source), the tick, the alarm cells that
+    sounded, and the level's public layout. Nothing in it leads back to the game."""
 
     robot: int
-    body: RobotBody
+    kind: RobotKind
+    home: int
+    cell: int
     grid: Grid
     sees: int | None
     heard: int | None
     tick: int
-    alarms: dict[int, int]  # alarm cell -> tick it last sounded
+    alarms: Mapping[int, int]  # alarm cell -> tick it last sounded (a read-only copy)
+    layout: Layout
 
 
-Brain = Callable[["Game", View], int]  # the cell the robot steps to
+Brain = Callable[[View], int]  # the cell the robot steps to
+
+
+class Memory(Protocol):
+    """What the brains remember between turns, outside the rules (the planner's minds):
+    `save()` is called before every turn, `restore(saved)` by the undo of that turn."""
+
+    def save(self) -> object: ...
+
+    def restore(self, saved: object) -> None: ...
 
 
 @dataclass
@@ -113,14 +148,17 @@ class _State:
 
 
 class Game:
-    """A game of `level` with one brain per robot (`brains[i]` for `level.robots[i]`)."""
+    """A game of `level` with one brain per robot (`brains[i]` for `level.robots[i]`), and
+    what they remember (`memory`, None: nothing to bring back on undo)."""
 
-    def __init__(self, level: Level, brains: Sequence[Brain], seed: int | None = None) -> None:
+    def __init__(self, level: Level, brains: Sequence[Brain], seed: int | None = None,
+                 memory: Memory | None = None) -> None:
         if len(brains) != len(level.robots):
             raise ValueError(f"{len(level.robots)} robots need as many brains, got "
                              f"{len(brains)}")
         self.level = level
         self.brains = list(brains)
+        self.memory = memory
         cols = level.cols
         placed: dict[Item, list[int]] = {item: [] for item in Item}
         for (r, c), item in level.items:
@@ -141,9 +179,11 @@ class Game:
             robots=[RobotBody(robot.kind, robot.home[0] * cols + robot.home[1],
                               robot.home[0] * cols + robot.home[1]) for robot in level.robots])
         self.undos_left = UNDOS
-        self._history: list[_State] = []
+        self._history: list[tuple[_State, object]] = []  # (state, the brains' memory) per turn
         self.grid = self._snapshot(0)
         self.maze = Grid(level.rows, cols, self._walls)  # the walls only, every door open
+        self.layout = Layout(tuple(self.tiles), self.maze, self.exit, self.start,
+                             level.robot_vision)
         self.events: list[str] = []
 
     # -- the world -------------------------------------------------------------------------
@@ -204,7 +244,8 @@ class Game:
         if action == "Z":
             self._undo()
             return self.events
-        self._history.append(copy.deepcopy(self._with_rng()))
+        memory = None if self.memory is None else self.memory.save()
+        self._history.append((copy.deepcopy(self._with_rng()), memory))
         state = self.state
         before = state.player
         moved = self._player_acts(action)
@@ -224,7 +265,9 @@ class Game:
             self.events.append("no-undo")
             return
         self.undos_left -= 1
-        self.state = self._history.pop()
+        self.state, memory = self._history.pop()
+        if self.memory is not None:
+            self.memory.restore(memory)
         self.rng.setstate(self.state.rng)
         self.grid = self._snapshot(self.state.tick)
         self.events.append("undo")
@@ -314,9 +357,10 @@ class Game:
                 body.stunned -= 1
                 continue
             heard = heard_at if field_ is not None and field_[body.cell] >= 0 else None
-            view = View(index, body, self.grid, state.player if self.player_seen_by(body)
-                        else None, heard, state.tick, dict(state.alarms))
-            step = self.brains[index](self, view)
+            view = View(index, body.kind, body.home, body.cell, self.grid,
+                        state.player if self.player_seen_by(body) else None, heard, state.tick,
+                        MappingProxyType(dict(state.alarms)), self.layout)
+            step = self.brains[index](view)
             if step != body.cell and (step not in self.grid.neighbours[body.cell]
                                       or not self.grid.is_open(step)):
                 raise ValueError(f"robot {index} may not step from {body.cell} to {step}")

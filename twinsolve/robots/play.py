@@ -1,7 +1,8 @@
 """Playing a level without a terminal: a move string or a scripted player, a record per turn.
 
 `load(path)` reads a level file (the project's one-line errors); `new_game`
-sets the four robots' planner on it; `turns(game, actions)` plays and yields
+sets the four robots' planner on it (their brains, and the game's memory:
+the minds the records print); `turns(game, actions)` plays and yields
 one record per turn, the JSON object `twinsolve play LEVEL --moves M --json`
 prints per line: tick (the tick the turn was played on), action, player,
 shards left, exit open, the shards and EMP pickups still on the map, the
@@ -24,13 +25,13 @@ from typing import Any
 from ..core.errors import InstanceError, UsageError
 from ..core.instance_file import read_text
 from ..core.run import file_problem
-from .ai import Planner
+from .ai import Mind, Planner
 from .game import ACTIONS, ALARM_TURNS, Game, Outcome
 from .level import Level, parse
 from .players import PLAYERS
 
-__all__ = ["load", "new_game", "turns", "record", "start_record", "moves_of", "scripted",
-           "shipped_levels", "resolve_level", "source_of", "LEVELS"]
+__all__ = ["load", "new_game", "minds", "turns", "record", "start_record", "moves_of",
+           "scripted", "shipped_levels", "resolve_level", "source_of", "LEVELS"]
 
 LEVELS = Path(__file__).resolve().parents[2] / "instances" / "robots"  # the shipped levels
 
@@ -77,14 +78,17 @@ def load(path: str | os.PathLike[str]) -> Level:
 
 
 def new_game(level: Level, seed: int | None = None) -> Game:
-    """A game of `level` whose robots think with one shared `Planner`."""
-    game = Game(level, [_unset] * len(level.robots), seed)
-    game.brains = Planner(game).brains()
-    return game
+    """A game of `level` whose robots think with one shared `Planner`, its memory."""
+    planner = Planner([robot.kind for robot in level.robots])
+    return Game(level, planner.brains(), seed, memory=planner)
 
 
-def _unset(game: Game, view: Any) -> int:  # replaced before the first turn
-    raise RuntimeError("the planner's brains were not set")
+def minds(game: Game) -> list[Mind]:
+    """The robots' minds of a `new_game` (its planner's), robot i's at index i."""
+    planner = game.memory
+    if not isinstance(planner, Planner):
+        raise ValueError("the robots of this game have no planner (see new_game)")
+    return planner.minds
 
 
 def moves_of(text: str) -> str:
@@ -119,8 +123,7 @@ def record(game: Game, tick: int, action: str, events: list[str]) -> dict[str, A
     """The JSON-ready record of the turn just played (module docstring)."""
     state = game.state
     robots = []
-    for body in state.robots:
-        mind = body.mind
+    for body, mind in zip(state.robots, minds(game), strict=True):
         robots.append({
             "kind": body.kind.name.lower(), "cell": _cell(game, body.cell),
             "state": mind.mode.value, "intent": mind.intent,

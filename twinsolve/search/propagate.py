@@ -1,11 +1,17 @@
 """A propagation driver: finite domains on a trail, rules to a fixpoint, depth-first search.
 
 The idea. A `Store` holds variables 0..n-1 whose domains are small sets of
-non-negative integers kept as bitmasks (value x is bit `1 << x`; a boolean or
-three-valued cell is a variable with domain {0, 1}, unknown while both bits
-are set). Every narrowing goes through the store, which records the old mask
-on a trail: `mark()` then `undo(mark)` restores every domain exactly. An empty
-domain raises `Contradiction`.
+non-negative integers kept as bitmasks (value x is bit `1 << x`, `mask_of`;
+`value_of` reads a one-value mask back). Every narrowing goes through the
+store, which records the old mask on a trail: `mark()` then `undo(mark)`
+restores every domain exactly. An empty domain raises `Contradiction`.
+
+Boolean variables (`Store.booleans`: a cell shaded or not, say, unknown at first)
+are named here once, so no caller spells a mask as a number: their values
+`FALSE` (0) and `TRUE` (1), which `assign`, value orders and solutions speak,
+and the three masks their domain takes, which fast rules compare
+`store.dom[v]` with and pass to `restrict`: `IS_FALSE`, `IS_TRUE` and
+`UNDECIDED` (both). A decided mask `^ UNDECIDED` is the other decided mask.
 
 A `Propagator` owns the rules: plain callables `rule(store)` that narrow
 domains and raise `Contradiction` on a dead end. Each rule watches some
@@ -24,9 +30,9 @@ Probing is sound: counts of solutions stay exact. Trials are counted in
 `probes`, not as search nodes.
 
 Limits. A propagator may carry a `deadline`; a `core.limits.Poller` reads
-it every 16 rule runs (`search`'s poller every 16 nodes too, with its
-`node_limit`), since on a large problem one node's propagation alone can
-take long. A limit raises `LimitReached`, which is no contradiction:
+it every 16 rule runs (`search`'s poller, `Propagator.poller(node_limit)`,
+every 16 nodes too), since on a large problem one node's propagation alone
+can take long. A limit raises `LimitReached`, which is no contradiction:
 `search` reports a stopped search, never an unsat or unique one. The same
 poll calls `core.time_limit.checkpoint(grace=True)`, the run's cooperative
 hard stop.
@@ -72,7 +78,14 @@ from ..core.result import Tally
 from ..core.time_limit import checkpoint
 
 __all__ = ["Contradiction", "LimitReached", "Store", "Propagator", "Rule", "SolveResult",
-           "search", "most_constrained"]
+           "search", "most_constrained", "mask_of", "value_of", "FALSE", "TRUE", "IS_FALSE",
+           "IS_TRUE", "UNDECIDED"]
+
+# Boolean variables (module docstring): their values, and the masks of their domain.
+FALSE, TRUE = 0, 1
+IS_FALSE = 1 << FALSE  # decided: {0}
+IS_TRUE = 1 << TRUE    # decided: {1}
+UNDECIDED = IS_FALSE | IS_TRUE  # {0, 1}
 
 
 class Contradiction(Exception):
@@ -115,7 +128,7 @@ class Store:
     __slots__ = ("dom", "trail", "changed")
 
     def __init__(self, domains: Iterable[Iterable[int]]) -> None:
-        self.dom: list[int] = [_mask_of(values) for values in domains]
+        self.dom: list[int] = [mask_of(values) for values in domains]
         self.trail: list[tuple[int, int]] = []
         self.changed: list[int] = []
 
@@ -123,13 +136,13 @@ class Store:
     def uniform(cls, n: int, values: Iterable[int]) -> Store:
         """n variables with the same domain."""
         store = cls(())
-        store.dom = [_mask_of(values)] * n
+        store.dom = [mask_of(values)] * n
         return store
 
     @classmethod
     def booleans(cls, n: int) -> Store:
-        """n variables in {0, 1}: three-valued cells (unknown, 0, 1)."""
-        return cls.uniform(n, (0, 1))
+        """n Boolean variables, {FALSE, TRUE}: each mask `UNDECIDED`, `IS_FALSE` or `IS_TRUE`."""
+        return cls.uniform(n, (FALSE, TRUE))
 
     def __len__(self) -> int:
         return len(self.dom)
@@ -216,13 +229,27 @@ class Store:
         self.changed.clear()
 
 
-def _mask_of(values: Iterable[int]) -> int:
+def mask_of(values: Iterable[int]) -> int:
+    """The domain mask holding exactly `values` (each >= 0).
+
+    >>> mask_of((TRUE,)) == IS_TRUE, mask_of((FALSE, TRUE)) == UNDECIDED, mask_of((0, 3))
+    (True, True, 9)
+    """
     mask = 0
     for x in values:
         if x < 0:
             raise ValueError(f"domain values must be >= 0, got {x}")
         mask |= 1 << x
     return mask
+
+
+def value_of(mask: int) -> int | None:
+    """The value a domain mask fixes, or None when it holds several (or none).
+
+    >>> value_of(IS_TRUE) == TRUE, value_of(IS_FALSE) == FALSE, value_of(UNDECIDED)
+    (True, True, None)
+    """
+    return mask.bit_length() - 1 if mask and not mask & (mask - 1) else None
 
 
 Rule = Callable[[Store], None]
@@ -256,7 +283,13 @@ class Propagator:
     @deadline.setter
     def deadline(self, deadline: Expiring | None) -> None:
         self._clock = _RunClock(deadline)
-        self._poller = Poller(None, self._clock, every=_EVERY)
+        self._poller = self.poller()
+
+    def poller(self, node_limit: int | None = None) -> Poller:
+        """A fresh `Poller` of `node_limit` and this propagator's clock (its deadline and
+        the run's own hard stop), read every 16 counts: what a search driving this
+        propagator polls (`search` counts nodes with one)."""
+        return Poller(node_limit, self._clock, every=_EVERY)
 
     def add_rule(
         self, rule: Rule, watches: Iterable[int] | None = None, *, priority: int = 0
@@ -481,7 +514,7 @@ def search(
     own_deadline = prop.deadline
     if deadline is not None:
         prop.deadline = deadline
-    poller = Poller(node_limit, prop._clock, every=_EVERY)
+    poller = prop.poller(node_limit)
     try:
         prop.schedule_all()
         descend = prop.propagate()

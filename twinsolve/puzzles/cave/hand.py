@@ -7,9 +7,10 @@ cell is inside, and a clue number counts the inside cells visible from it
 along its row and column, itself included, each ray stopping at the first
 outside cell or the edge. `?` is an inside cell with no count.
 
-The idea. One three-valued variable per cell on the shared engine's `Store`
-(value 1 = inside, 0 = outside), and four rule families on its
-`Propagator`, cheapest first:
+The idea. One Boolean variable per cell on the shared engine's `Store`
+(`TRUE` = inside, `FALSE` = outside: its domain mask is `INSIDE`, `OUTSIDE`
+or `UNDECIDED`, the engine's `IS_TRUE`, `IS_FALSE`, `UNDECIDED`), and four
+rule families on its `Propagator`, cheapest first:
 
 - Visibility (one rule per numbered clue). In each direction the arm length
   `a` (inside cells seen that way) lies between the run of known-inside
@@ -72,16 +73,27 @@ from collections.abc import Sequence
 from ...core.limits import Limits
 from ...core.result import Result, Stats, Status, Stopwatch, solutions_wanted
 from ...search.grid import Grid, LowLink
-from ...search.propagate import Contradiction, Propagator, Rule, SolveResult, Store, search
+from ...search.propagate import (
+    FALSE,
+    IS_FALSE,
+    IS_TRUE,
+    TRUE,
+    UNDECIDED,
+    Contradiction,
+    Propagator,
+    Rule,
+    SolveResult,
+    Store,
+    search,
+)
 from .rules import Instance, clue_cells, solution_from_inside
 
 __all__ = ["solve", "check_options", "build", "open_ends", "CaveModel", "INSIDE", "OUTSIDE",
            "UNDECIDED", "TECHNIQUES", "inside_first"]
 
-# Domain masks of the engine's Boolean store: value 1 (bit 2) = inside, value 0 (bit 1) = outside.
-INSIDE = 2
-OUTSIDE = 1
-UNDECIDED = 3
+# A cell's domain mask, in the puzzle's words for the engine's Boolean masks (the rules
+# compare `store.dom[cell]` with them and `restrict` to them); values are TRUE / FALSE.
+INSIDE, OUTSIDE = IS_TRUE, IS_FALSE
 
 
 # ---------------------------------------------------------------- visibility
@@ -332,6 +344,7 @@ class CaveModel:
         return sorted({cell for clue in self.clue_rules for cell in open_ends(dom, clue.arms)[1]})
 
     def solution(self, values: Sequence[int]) -> dict[str, list[str]]:
+        """The `{"inside": [...]}` answer of one value per cell (`TRUE`: inside)."""
         cols = self.grid.cols
         return solution_from_inside(values[r * cols:(r + 1) * cols]
                                     for r in range(self.grid.rows))
@@ -386,8 +399,8 @@ def choose_cell(store: Store, nbrs: Sequence[Sequence[int]],
 
 
 def inside_first(store: Store, var: int) -> tuple[int, ...]:
-    """The value order of branching and probing: inside (1) first."""
-    return (1, 0)
+    """The value order of branching and probing: inside (`TRUE`) first."""
+    return (TRUE, FALSE)
 
 
 # ---------------------------------------------------------------- solve
