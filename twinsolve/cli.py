@@ -20,6 +20,7 @@
     twinsolve play [LEVEL] [--moves M | --player greedy|evasive] [--seed S] [--json]
                    [--record FILE]
     twinsolve play --replay FILE [--verify | --html OUT.html]
+    twinsolve new puzzle NAME --out DIR   (a plugin package to start a puzzle from)
 
 Exit codes: 0 all good; 1 a run failed or was wrong (for `solve`: error,
 crash, memout or timeout; for `bench`, where time-outs are measurements:
@@ -385,6 +386,15 @@ def build_parser(generating: str | None = None, helping: bool = False
     export.add_argument("--wcnf", metavar="FILE", help="DIMACS WCNF (MaxSAT) with the objective")
     export.add_argument("--cpsat", metavar="FILE",
                         help="CP-SAT model protobuf (text if FILE ends in txt)")
+
+    new = commands.add_parser("new", help="a plugin package to start your own puzzle from",
+                              description="Write a complete, installable plugin package for "
+                                          "a real small puzzle (Star Battle) named NAME, to "
+                                          "edit into yours (docs/writing-a-puzzle.md).")
+    new.add_argument("kind", choices=("puzzle",), metavar="puzzle", help="what to make")
+    new.add_argument("name", metavar="NAME", help="the puzzle's name: one lowercase word")
+    new.add_argument("--out", required=True, metavar="DIR",
+                     help="a new or empty folder for the package")
 
     report = commands.add_parser("report", help="tables, exports and plots of a results DB")
     report.add_argument("db", metavar="DB", nargs="+",
@@ -908,6 +918,20 @@ def cmd_import(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_new(args: argparse.Namespace, console: Console) -> int:
+    from .scaffold import new_puzzle, plugin_names
+
+    written = new_puzzle(args.name, args.out)
+    names = plugin_names(args.name)
+    console.print(f"wrote {args.out}: the plugin {names['distribution']}, a Star Battle "
+                  f"puzzle named {args.name} ({len(written)} files). Next:", soft_wrap=True)
+    for step in (f"pip install -e '{args.out}[test]'", "twinsolve list",
+                 f"twinsolve solve {args.out}/instances --all --unique",
+                 f"pytest {args.out}", "then make it yours: docs/writing-a-puzzle.md"):
+        console.print(f"  {step}", soft_wrap=True, markup=False)
+    return 0
+
+
 def cmd_export(args: argparse.Namespace, console: Console) -> int:
     from .models import export
 
@@ -935,7 +959,7 @@ def cmd_export(args: argparse.Namespace, console: Console) -> int:
 _COMMANDS = {"list": lambda args, console: cmd_list(console), "solve": cmd_solve,
              "bench": cmd_bench, "report": cmd_report, "generate": cmd_generate,
              "grade": cmd_grade, "play": cmd_play, "import": cmd_import,
-             "export": cmd_export, "render": cmd_render, "sheet": cmd_sheet}
+             "export": cmd_export, "render": cmd_render, "sheet": cmd_sheet, "new": cmd_new}
 
 # Every option naming a file or a folder a command writes (core.atomic: one set of rules
 # for all of them), checked before the command's work so a long run never ends in "cannot

@@ -163,7 +163,8 @@ def _table() -> _Table:
     extras = _extras(found, problems)
     formats = _formats(found, problems)
     table = {name: replace(entry, backends=entry.backends + tuple(
-        offer.backend for offer, _ in extras if offer.serves(name))) for name, entry in found.items()}
+        offer.backend for offer, _ in extras if offer.serves(name)))
+        for name, entry in found.items()}
     for line in problems:
         print(f"twinsolve: warning: {line}", file=sys.stderr)
     return _Table(table, extras, formats, tuple(problems))
