@@ -10,18 +10,26 @@ instances/ before and after; any file added, removed or modified there fails
 the run. Caches are not a test's doing and are left out: __pycache__,
 .pytest_cache, .ruff_cache and .hypothesis (hypothesis keeps its caches in
 the working folder; its example database is off, as `derandomize` implies).
+
+Speed: the default run stays under 3 minutes on 2 cores (.ci/run fails it past
+that). A command runs in the test's process (`cli`) unless the real process is
+the point (`twinsolve`: exit codes of signals, no traceback on stderr, a pool,
+a terminal); a bench database whose pool is not the point is made by
+`in_process`; an exhaustive family keeps a representative in the default run
+and the rest under `slow` (`sampled`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import signal
 import stat
 import subprocess
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,16 +70,14 @@ def assert_bad_file(folder: Path, name: str, data: bytes, line: int | None,
     assert words in error.message
 
 
-def assert_cli_refuses_file(folder: Path, name: str, data: bytes, line: int) -> None:
-    """`twinsolve solve` on a bad file: exit 2, one line on stderr naming the file and the
-    line, no traceback, nothing on stdout, and the file left as it was."""
-    import subprocess
-    import sys
-
+def assert_cli_refuses_file(run: Callable[..., subprocess.CompletedProcess[str]], folder: Path,
+                            name: str, data: bytes, line: int) -> None:
+    """`twinsolve solve` on a bad file, run by `run` (the `cli` fixture, or `twinsolve` for
+    a real process): exit 2, one line on stderr naming the file and the line, no traceback,
+    nothing on stdout, and the file left as it was."""
     path = folder / f"{name}.txt"
     path.write_bytes(data)
-    proc = subprocess.run([sys.executable, "-m", "twinsolve", "solve", str(path)],
-                          capture_output=True, text=True, timeout=120)
+    proc = run("solve", str(path))
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in proc.stderr
@@ -123,6 +129,44 @@ def assert_shipped_instances_hold(puzzle: str, at_least: int) -> None:
 @pytest.fixture
 def corpus():
     return corpus_path
+
+
+def in_process(tasks: Iterable[Any], budget: Any) -> Iterator[tuple[Any, Any]]:
+    """A bench executor (`run_suite(..., executor=in_process)`) that runs each task in this
+    process and records it as the worker pool would: for tests of the database and of
+    what is judged, where a worker process would only add its second of start-up. The
+    pool itself is tested in tests/bench/test_bench_harness.py and test_isolation.py."""
+    from twinsolve.bench.execute import record_of, skipped_record
+    from twinsolve.core.limits import Limits
+    from twinsolve.core.run import run
+
+    for task in tasks:
+        if task.skip_reason:
+            yield task, skipped_record(task, budget)
+            continue
+        limits = Limits(timeout=budget.timeout, unique=budget.unique, count=budget.count,
+                        seed=task.seed)
+        result = run(task.instance, task.backend, limits)
+        yield task, record_of(task, result, 0.01, 0.01, budget.timeout, budget.memory_mb)
+
+
+def sampled(values: Iterable[Any], keep: int | Callable[[Any], bool] = 1) -> list[Any]:
+    """`values` for `parametrize` with those `keep` picks in the default run (the first
+    `keep`, or those it returns True for) and the rest marked `slow` (`pytest -m slow`,
+    which .ci/run runs too): an exhaustive family (every shipped file, every corpus
+    puzzle) keeps a representative in every run. A tuple holds the values of several
+    argnames; a `pytest.param` keeps its id and marks."""
+    params = []
+    for index, value in enumerate(values):
+        if isinstance(value, type(pytest.param())):
+            param = value
+        else:
+            param = pytest.param(*value) if isinstance(value, tuple) else pytest.param(value)
+        if not (keep(value) if callable(keep) else index < keep):
+            param = pytest.param(*param.values, id=param.id,
+                                 marks=[*param.marks, pytest.mark.slow])
+        params.append(param)
+    return params
 
 
 # ---------------------------------------------------------------- hygiene
@@ -255,9 +299,34 @@ def no_terminal_size_in_the_environment(monkeypatch) -> None:
 
 def twinsolve(*args: str, cwd: Path | str | None = None) -> subprocess.CompletedProcess[str]:
     """The `twinsolve` command as a user runs it: a fresh interpreter, text output, no
-    terminal on stdin (so the terminal game refuses, as it must without one)."""
+    terminal on stdin (so the terminal game refuses, as it must without one). For what
+    only a real process shows (its exit code, signals, no traceback on stderr); `cli`
+    runs the same command in the test's process, a second faster."""
     return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
                           text=True, timeout=300, cwd=cwd, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """`cli(*args, cwd=...)`: the `twinsolve` command run in this process by
+    `twinsolve.cli.main`, returned as `twinsolve()` returns a subprocess (exit code,
+    stdout, stderr), without the second an interpreter takes to start and import. A
+    traceback cannot pass unseen: the exception fails the test. `cwd` becomes the
+    working folder for the rest of the test."""
+    from twinsolve.cli import main
+
+    def run(*args: str | Path, cwd: Path | str | None = None) -> subprocess.CompletedProcess[str]:
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        capsys.readouterr()  # what the test printed before is not the command's
+        argv = [str(arg) for arg in args]
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # as `python -m twinsolve` would exit
+            code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["twinsolve", *argv], code, out, err)
+    return run
 
 
 # ---------------------------------------------------------------- output paths
@@ -321,3 +390,51 @@ def snapshot(folder: Path) -> dict[str, tuple[int, bytes | str | None]]:
             content = path.read_bytes()
         seen[str(path.relative_to(folder))] = (info.st_mode, content)
     return seen
+
+
+# ---------------------------------------------------------------- plugins
+
+def dist_info(site: Path, distribution: str, points: dict[str, dict[str, str]],
+              version: str = "0.1") -> Path:
+    """What pip leaves of an installed distribution and `importlib.metadata` reads: a
+    `.dist-info` folder in `site` with its name, version and entry points
+    (`{group: {name: "module:attribute"}}`)."""
+    info = site / f"{distribution.replace('-', '_')}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {distribution}\n"
+                                   f"Version: {version}\n")
+    (info / "entry_points.txt").write_text("".join(
+        f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in named.items()) + "\n"
+        for group, named in points.items()))
+    return info
+
+
+@pytest.fixture
+def plugins(monkeypatch) -> Iterator[Callable[[Path], None]]:
+    """`plugins(folder)`: what is installed in `folder` (code, and `.dist-info` folders
+    from `dist_info`) becomes importable here and in subprocesses (PYTHONPATH: bench's
+    workers), and the registry is read afresh; afterwards, the modules imported from
+    such folders are forgotten and the registry is read afresh again."""
+    from twinsolve.core import registry
+
+    folders: list[Path] = []
+
+    def fresh() -> None:
+        importlib.invalidate_caches()
+        registry._table.cache_clear()
+        registry._source_names.cache_clear()
+
+    def install(folder: Path) -> None:
+        folders.append(Path(folder).resolve())
+        monkeypatch.syspath_prepend(str(folder))
+        monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [
+            str(folder), os.environ.get("PYTHONPATH", "")])))
+        fresh()
+
+    yield install
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and any(Path(file).resolve().is_relative_to(folder) for folder in folders):
+            del sys.modules[name]
+    monkeypatch.undo()
+    fresh()

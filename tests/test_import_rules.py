@@ -51,10 +51,11 @@ KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
 # The bench row of docs/architecture.md: each tier imports only from itself and those before.
 BENCH_TIERS = (
-    ("data", {"records", "verdict", "store", "plan", "provenance", "columns", "scores",
-              "results", "comparison"}),
+    ("data", {"records", "verdict", "store", "plan", "provenance", "repeats", "columns",
+              "scores", "noise", "results", "comparison"}),
     ("runners", {"isolation", "worker", "execute", "dask_executor"}),
-    ("renderers", {"tables", "summary", "exports", "plots", "gallery", "html"}),
+    ("renderers", {"tables", "summary", "exports", "benchexec", "plots", "gallery",
+                   "html_parts", "task_table", "html"}),
     ("commands", {"suite", "report", "compare"}),
 )
 

@@ -1,20 +1,17 @@
-"""The command line as scripts use it: JSON lines, exit codes, tables."""
+"""The command line as scripts use it: JSON lines, exit codes, tables.
+
+The commands run in the test's process (`cli`); one refusal runs in a real one
+(`twinsolve`): exit code 2, one line, no traceback.
+"""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from conftest import twinsolve
 
 from twinsolve.cli import main
-
-
-def twinsolve(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
 
 
 @pytest.fixture
@@ -34,8 +31,8 @@ def test_list_names_every_puzzle_and_backend(capsys):
     assert "easy, medium, hard, extreme" in out and "beginner, intermediate" in out
 
 
-def test_solve_json_lines_over_a_folder(boards):
-    proc = twinsolve("solve", str(boards), "--backend", "brute", "--json", "--unique", "--count")
+def test_solve_json_lines_over_a_folder(boards, cli):
+    proc = cli("solve", str(boards), "--backend", "brute", "--json", "--unique", "--count")
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [line["instance"] for line in lines] == [str(boards / "a.txt"),
@@ -50,8 +47,8 @@ def test_solve_json_lines_over_a_folder(boards):
     assert {"nodes", "build_s", "solve_s"} <= set(first["stats"])
 
 
-def test_solve_draws_board_and_status_without_json(boards):
-    proc = twinsolve("solve", str(boards / "a.txt"), "--backend", "brute")
+def test_solve_draws_board_and_status_without_json(boards, cli):
+    proc = cli("solve", str(boards / "a.txt"), "--backend", "brute")
     assert proc.returncode == 0, proc.stderr
     assert "●" in proc.stdout and "optimal" in proc.stdout and "objective 5" in proc.stdout
 
@@ -63,29 +60,29 @@ def test_unknown_backend_is_usage_error(boards):
     assert "(known: hand, cpsat, sat, cmd)" in proc.stderr  # test-only back-ends not offered
 
 
-def test_bad_timeout_and_missing_path_are_usage_errors(boards, tmp_path):
-    assert twinsolve("solve", str(boards), "--timeout", "-1").returncode == 2
-    proc = twinsolve("solve", str(tmp_path / "missing.txt"))
+def test_bad_timeout_and_missing_path_are_usage_errors(boards, tmp_path, cli):
+    assert cli("solve", str(boards), "--timeout", "-1").returncode == 2
+    proc = cli("solve", str(tmp_path / "missing.txt"))
     assert proc.returncode == 2 and "no such file" in proc.stderr
 
 
-def test_bench_prints_one_comparison_table(boards, tmp_path):
+def test_bench_prints_one_comparison_table(boards, tmp_path, cli):
     # --db and cwd both in tmp_path: bench's default database is ./twinsolve-bench.sqlite.
-    proc = twinsolve("bench", str(boards), "--backends", "brute,hand", "--quiet",
+    proc = cli("bench", str(boards), "--backends", "brute,hand", "--quiet", "--jobs", "1",
                      "--db", str(tmp_path / "bench.sqlite"), cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "median time" in proc.stdout and "brute" in proc.stdout and "hand" in proc.stdout
 
 
-def test_solve_runs_hand_unless_told_otherwise(boards):
-    proc = twinsolve("solve", str(boards / "a.txt"), "--json")
+def test_solve_runs_hand_unless_told_otherwise(boards, cli):
+    proc = cli("solve", str(boards / "a.txt"), "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["backend"] == "hand"
 
 
 @pytest.mark.parametrize("spec", ["hand:minimise=perhaps", "hand:colour=blue",
                                   "sat:maxsat=magic", "cpsat:workers=many"])
-def test_a_bad_backend_option_is_a_one_line_usage_error(boards, spec):
-    proc = twinsolve("solve", str(boards / "a.txt"), "--backend", spec)
+def test_a_bad_backend_option_is_a_one_line_usage_error(boards, spec, cli):
+    proc = cli("solve", str(boards / "a.txt"), "--backend", spec)
     assert proc.returncode == 2 and proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr

@@ -1,5 +1,7 @@
-"""`twinsolve generate` and `twinsolve grade` as people run them: a subprocess in tmp_path
-(a pseudo-terminal for the progress bar), files compared byte for byte."""
+"""`twinsolve generate` and `twinsolve grade` as people run them, files compared byte for
+byte: in the test's process (`conftest.cli`, in tmp_path), and in a real one where the
+process matters (`--jobs 2`'s worker pool, a pseudo-terminal for the progress bar, one
+refusal's exit code and stderr)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import twinsolve
 
 from twinsolve.cli import main
 
@@ -16,17 +19,12 @@ GENERATE = ("generate", "cave", "--size", "6x6", "--count", "3", "--seed", "4",
             "--difficulty", "medium")
 
 
-def twinsolve(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
-
-
 def _files(folder: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(folder.glob("*.txt"))}
 
 
-def test_generate_writes_graded_files_and_the_same_bytes_with_any_jobs(tmp_path):
-    one = twinsolve(*GENERATE, "--out", "one", cwd=tmp_path)
+def test_generate_writes_graded_files_and_the_same_bytes_with_any_jobs(tmp_path, cli):
+    one = cli(*GENERATE, "--out", "one", cwd=tmp_path)
     assert one.returncode == 0, one.stderr
     files = _files(tmp_path / "one")
     assert list(files) == [f"cave-medium-6x6-s4-0{i}.txt" for i in (1, 2, 3)]
@@ -42,30 +40,30 @@ def test_generate_writes_graded_files_and_the_same_bytes_with_any_jobs(tmp_path)
     two = twinsolve(*GENERATE, "--jobs", "2", "--out", "two", cwd=tmp_path)
     assert two.returncode == 0, two.stderr
     assert _files(tmp_path / "two") == files
-    other = twinsolve(*GENERATE[:7], "5", *GENERATE[8:], "--out", "other", cwd=tmp_path)
+    other = cli(*GENERATE[:7], "5", *GENERATE[8:], "--out", "other")
     assert other.returncode == 0, other.stderr
     assert len(_files(tmp_path / "other")) == 3
     assert not set(_files(tmp_path / "other").values()) & set(files.values())
     # the harness accepts every answer against the files' own metadata (exit 1 if wrong)
-    bench = twinsolve("bench", "one", "--backends", "hand,sat", "--quiet", "--db", "b.sqlite",
-                      "--unique", cwd=tmp_path)
+    bench = cli("bench", "one", "--backends", "hand,sat", "--quiet", "--db", "b.sqlite",
+                "--unique")
     assert bench.returncode == 0, bench.stdout + bench.stderr
 
 
-def test_grade_prints_each_level_and_the_distribution(tmp_path):
-    assert twinsolve(*GENERATE, "--out", "made", cwd=tmp_path).returncode == 0
-    graded = twinsolve("grade", "made", cwd=tmp_path)
+def test_grade_prints_each_level_and_the_distribution(tmp_path, cli):
+    assert cli(*GENERATE, "--out", "made", cwd=tmp_path).returncode == 0
+    graded = cli("grade", "made")
     assert graded.returncode == 0, graded.stderr
     lines = graded.stdout.splitlines()
     assert all(": medium  (clues " in line for line in lines[:3])
     assert lines[3] == "cave: 3 graded: medium 3"
-    as_json = twinsolve("grade", "made", "--json", cwd=tmp_path)
+    as_json = cli("grade", "made", "--json")
     assert as_json.stdout.count('"level": "medium"') == 3
 
 
-def test_grade_says_when_a_puzzle_has_no_unique_solution(tmp_path):
+def test_grade_says_when_a_puzzle_has_no_unique_solution(tmp_path, cli):
     (tmp_path / "open.txt").write_text("cave 3 3\n- - -\n- 3 -\n- - -\n")
-    graded = twinsolve("grade", "open.txt", cwd=tmp_path)
+    graded = cli("grade", "open.txt", cwd=tmp_path)
     assert graded.returncode == 1
     assert graded.stdout.startswith("open.txt: no unique solution")
 
@@ -94,17 +92,17 @@ def test_grade_says_when_a_puzzle_has_no_unique_solution(tmp_path):
      "cannot write into taken.txt: it is a file, not a folder"),
     (("grade", "missing.txt"), "missing.txt"),
 ])
-def test_bad_requests_are_one_line_exit_2_and_write_nothing(tmp_path, args, message):
+def test_bad_requests_are_one_line_exit_2_and_write_nothing(tmp_path, args, message, cli):
     (tmp_path / "taken.txt").write_text("a file")
-    done = twinsolve(*args, cwd=tmp_path)
+    done = cli(*args, cwd=tmp_path)
     assert done.returncode == 2, done.stdout + done.stderr
     assert len(done.stderr.splitlines()) == 1 and message in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "x").exists()
 
 
-def test_puzzle_options_reach_the_generator(tmp_path):
-    done = twinsolve("generate", "mirror", "--size", "8x8", "--option", "goal=all",
+def test_puzzle_options_reach_the_generator(tmp_path, cli):
+    done = cli("generate", "mirror", "--size", "8x8", "--option", "goal=all",
                      "--option", "lasers=2", "--flips", "3", "--out", "m", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     (made,) = (tmp_path / "m").glob("*.txt")
@@ -113,9 +111,9 @@ def test_puzzle_options_reach_the_generator(tmp_path):
     assert "# expect-objective: 3" in text and " goal all" in text
 
 
-def test_a_puzzle_that_outlasts_its_timeout_ends_the_run(tmp_path):
+def test_a_puzzle_that_outlasts_its_timeout_ends_the_run(tmp_path, cli):
     # 20x20 extreme takes half a minute (benchmarks.generate_perf): far beyond 0.5 s.
-    done = twinsolve("generate", "cave", "--size", "20x20", "--difficulty", "extreme",
+    done = cli("generate", "cave", "--size", "20x20", "--difficulty", "extreme",
                      "--timeout", "0.5", "--out", "x", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.strip() == ("twinsolve: puzzle 1 of 1: no extreme 20x20 cave puzzle "
@@ -123,7 +121,7 @@ def test_a_puzzle_that_outlasts_its_timeout_ends_the_run(tmp_path):
     assert not (tmp_path / "x").exists()
 
 
-def test_the_progress_bar_shows_in_a_terminal_only(tmp_path):
+def test_the_progress_bar_shows_in_a_terminal_only(tmp_path, cli):
     leader, follower = os.openpty()
     process = subprocess.Popen([sys.executable, "-m", "twinsolve", *GENERATE, "--out", "tty"],
                                cwd=tmp_path, stdin=follower, stdout=subprocess.PIPE,
@@ -142,15 +140,15 @@ def test_the_progress_bar_shows_in_a_terminal_only(tmp_path):
     os.close(leader)
     assert process.returncode == 0
     assert b"generate medium 6x6 cave puzzles" in seen and b"/3" in seen
-    piped = twinsolve(*GENERATE, "--out", "piped", cwd=tmp_path)
+    piped = cli(*GENERATE, "--out", "piped", cwd=tmp_path)
     assert piped.stderr == ""
 
 
-def test_an_option_error_names_the_option_as_the_user_gives_it(tmp_path):
+def test_an_option_error_names_the_option_as_the_user_gives_it(tmp_path, cli):
     done = twinsolve("generate", "jugs", "--option", "jugs=9", "--out", "j", cwd=tmp_path)
-    assert done.returncode == 2
+    assert done.returncode == 2  # a real process: its exit code, one line, no traceback
     assert done.stderr.strip() == "twinsolve: --jugs must be a whole number 2..4, got 9"
-    done = twinsolve("generate", "jugs", "--length", "0", "--out", "j", cwd=tmp_path)
+    done = cli("generate", "jugs", "--length", "0", "--out", "j", cwd=tmp_path)
     assert done.returncode == 2 and "--length must be a whole number" in done.stderr
     assert not (tmp_path / "j").exists()
 

@@ -1,7 +1,9 @@
 """`twinsolve solve` and the entry point refuse bad input cleanly and check answers.
 
-Every case runs `python -m twinsolve` in a subprocess (in tmp_path) and checks
-the exit code, the one stderr line and that no traceback is shown.
+Every case checks the exit code, the one stderr line and that no traceback is
+shown: the entry point, a long message, names that are not UTF-8 and Ctrl-C in a
+real process (`python -m twinsolve` in tmp_path), the others in the test's own
+(`cli`, which fails on any exception).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ JUGS = ROOT / "instances" / "jugs"
 
 def twinsolve_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
-                          text=True, timeout=120, cwd=cwd)
+                          text=True, timeout=120, cwd=cwd, stdin=subprocess.DEVNULL)
 
 
 def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
@@ -56,8 +58,8 @@ def test_version_comes_from_the_package(tmp_path):
     assert twinsolve.__version__ == "0.1.0"
 
 
-def test_no_arguments_prints_the_help(tmp_path):
-    proc = twinsolve_cli(cwd=tmp_path)
+def test_no_arguments_prints_the_help(tmp_path, cli):
+    proc = cli(cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stdout.startswith("usage: twinsolve") and "solve" in proc.stdout
     assert "twinsolve: twinsolve" not in proc.stdout + proc.stderr
@@ -69,8 +71,8 @@ def test_no_arguments_prints_the_help(tmp_path):
     (["solve", "x.txt", "--bogus"], "twinsolve: unrecognized arguments: --bogus"),
     (["bench", "x", "--jobs", "0"], "twinsolve: bench: argument --jobs: must be a whole"),
 ])
-def test_parser_errors_are_one_line_with_one_prefix(tmp_path, args, words):
-    assert one_error_line(twinsolve_cli(*args, cwd=tmp_path)).startswith(words)
+def test_parser_errors_are_one_line_with_one_prefix(tmp_path, args, words, cli):
+    assert one_error_line(cli(*args, cwd=tmp_path)).startswith(words)
 
 
 def test_every_line_of_a_long_message_is_prefixed(tmp_path):
@@ -101,49 +103,49 @@ def test_output_survives_names_that_are_not_utf8(tmp_path):
     *(("solve", value) for value in ("nan", "inf", "-inf", "1e400", "-0", "0", "-1")),
     ("bench", "nan"), ("report", "inf"),  # the same argument reader
 ])
-def test_non_finite_or_non_positive_timeouts_are_refused(tmp_path, command, value):
-    line = one_error_line(twinsolve_cli(command, "x.txt", f"--timeout={value}", cwd=tmp_path))
+def test_non_finite_or_non_positive_timeouts_are_refused(tmp_path, command, value, cli):
+    line = one_error_line(cli(command, "x.txt", f"--timeout={value}", cwd=tmp_path))
     assert f"argument --timeout: must be a finite number of seconds > 0: {value!r}" in line
     assert list(tmp_path.iterdir()) == []  # refused before anything was opened or written
 
 
-def test_solve_has_a_default_time_limit_shown_in_help(tmp_path):
+def test_solve_has_a_default_time_limit_shown_in_help(tmp_path, cli):
     assert build_parser().parse_args(["solve", "x.txt"]).timeout == SOLVE_TIMEOUT == 60
-    proc = twinsolve_cli("solve", "--help", cwd=tmp_path)
+    proc = cli("solve", "--help", cwd=tmp_path)
     assert proc.returncode == 0 and "(default 60)" in " ".join(proc.stdout.split())
 
 
 # ---------------------------------------------------------------- answers against metadata
 
-def test_solve_says_why_an_answer_contradicts_expect_objective(all_on, tmp_path):
+def test_solve_says_why_an_answer_contradicts_expect_objective(all_on, tmp_path, cli):
     path = all_on("# expect-objective: 2\n")
-    proc = twinsolve_cli("solve", path.name, cwd=tmp_path)
+    proc = cli("solve", path.name, cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert "wrong: optimal objective 5, expected 2" in proc.stdout
-    line = json.loads(twinsolve_cli("solve", path.name, "--json", cwd=tmp_path).stdout)
+    line = json.loads(cli("solve", path.name, "--json").stdout)
     assert line["status"] == "wrong" and line["message"] == "optimal objective 5, expected 2"
     assert line["objective"] == 5 and line["verified"] is True
 
 
-def test_solve_checks_expect_unique_when_asked(all_on, tmp_path):
+def test_solve_checks_expect_unique_when_asked(all_on, tmp_path, cli):
     path = all_on("# expect-unique: false\n")
-    assert twinsolve_cli("solve", path.name, cwd=tmp_path).returncode == 0  # not asked
-    proc = twinsolve_cli("solve", path.name, "--unique", "--json", cwd=tmp_path)
+    assert cli("solve", path.name, cwd=tmp_path).returncode == 0  # not asked
+    proc = cli("solve", path.name, "--unique", "--json")
     assert proc.returncode == 1
     assert json.loads(proc.stdout)["message"] == "unique=True, expected false"
 
 
-def test_an_answer_that_meets_the_metadata_passes(all_on, tmp_path):
+def test_an_answer_that_meets_the_metadata_passes(all_on, tmp_path, cli):
     path = all_on("# expect-objective: 5\n# expect-solutions: 1\n")
-    proc = twinsolve_cli("solve", path.name, "--count", "--json", cwd=tmp_path)
+    proc = cli("solve", path.name, "--count", "--json", cwd=tmp_path)
     assert proc.returncode == 0 and json.loads(proc.stdout)["status"] == "optimal"
 
 
 # ---------------------------------------------------------------- back-ends
 
-def test_a_cmd_program_that_is_not_installed_is_a_usage_error(all_on, tmp_path):
-    line = one_error_line(twinsolve_cli("solve", all_on().name, "--backend",
-                                        "cmd:nosuchprogram-twinsolve", cwd=tmp_path))
+def test_a_cmd_program_that_is_not_installed_is_a_usage_error(all_on, tmp_path, cli):
+    line = one_error_line(cli("solve", all_on().name, "--backend",
+                              "cmd:nosuchprogram-twinsolve", cwd=tmp_path))
     assert "nosuchprogram-twinsolve" in line
 
 
@@ -203,6 +205,7 @@ def _solved_boards(monkeypatch, capsys, columns: str, *paths: Path) -> list[str]
     return capsys.readouterr().out.splitlines()
 
 
+@pytest.mark.slow  # solves every shipped file; the widest two are in the default run (below)
 def test_no_solve_line_is_wider_than_80_columns_for_any_shipped_instance(monkeypatch, capsys):
     """An 80x80 mirror maze printed 160-character lines, a 25x25 Lights Out 103: both now
     fit, drawn compact (boards are printed unwrapped, so a line too wide would show)."""

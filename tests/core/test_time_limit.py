@@ -263,10 +263,9 @@ def test_grids_over_the_limit_are_summarised():
             "1 rotatable mirrors, 1 lasers, 1 targets, 1 flipped") in plain
 
 
-def test_solve_prints_a_long_plan_elided(tmp_path):
+def test_solve_prints_a_long_plan_elided(tmp_path, cli):
     (tmp_path / "long.txt").write_text("clock 1000\nstart 0\ntarget 500\nsteps 1\n")
-    proc = subprocess.run([sys.executable, "-m", "twinsolve", "solve", "long.txt"],
-                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    proc = cli("solve", "long.txt", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "… 490 more steps …" in proc.stdout and "optimal" in proc.stdout
     assert len(proc.stdout) < 2000

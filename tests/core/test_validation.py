@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -98,10 +96,9 @@ def test_every_shipped_instance_still_parses():
     assert len(found.found) > 100
 
 
-def test_solve_names_the_bad_metadata_line(tmp_path):
+def test_solve_names_the_bad_metadata_line(tmp_path, cli):
     write(tmp_path / "x.txt", f"# expect-objective: five\n{BOARD}")
-    proc = subprocess.run([sys.executable, "-m", "twinsolve", "solve", "x.txt"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60)
+    proc = cli("solve", "x.txt", cwd=tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "x.txt:1:1: metadata expect-objective: 'five' is not a whole number" in proc.stderr
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -23,12 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FAKE_SOLVER = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'dimacs_solver.py'}"
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
-                          text=True, timeout=300)
-
-
-def test_lightsout_wcnf_optimum_is_the_published_one(tmp_path):
+def test_lightsout_wcnf_optimum_is_the_published_one(tmp_path, cli):
     board = ROOT / "instances" / "lightsout" / "all-on-05x05.txt"
     proc = cli("export", str(board), "--cnf", str(tmp_path / "b.cnf"),
                "--wcnf", str(tmp_path / "b.wcnf"), "--cpsat", str(tmp_path / "b.pbtxt"))
@@ -47,7 +41,7 @@ def test_lightsout_wcnf_optimum_is_the_published_one(tmp_path):
     assert "press[2,2]" in text and "objective" in text
 
 
-def test_exported_cpsat_model_solves_to_the_optimum(tmp_path):
+def test_exported_cpsat_model_solves_to_the_optimum(tmp_path, cli):
     board = ROOT / "instances" / "lightsout" / "all-on-05x05.txt"
     assert cli("export", str(board), "--cpsat", str(tmp_path / "m.pbtxt")).returncode == 0
     model = cp_model.CpModel()
@@ -59,7 +53,7 @@ def test_exported_cpsat_model_solves_to_the_optimum(tmp_path):
     assert solver.objective_value == 15  # OEIS A075464, n = 5
 
 
-def test_export_refuses_what_it_cannot_write(tmp_path):
+def test_export_refuses_what_it_cannot_write(tmp_path, cli):
     board = tmp_path / "m.txt"
     board.write_text("lightsout 2 2 mod 3\n12\n00\n")
     proc = cli("export", str(board), "--cnf", str(tmp_path / "m.cnf"))

@@ -1,6 +1,7 @@
 """`twinsolve render`, `twinsolve sheet`, `solve --svg/--png/--pdf` and `generate --sheet`
 used as people use them: files in, pictures and PDF sheets out, read back (SVG as XML, PDF
-pages and text with pypdf); bad arguments are one line and exit 2 with nothing written."""
+pages and text with pypdf); bad arguments are one line and exit 2 with nothing written. The
+commands run in the test's process (`conftest.cli`), one refusal in a real one."""
 
 from __future__ import annotations
 
@@ -18,15 +19,14 @@ CAVE = INSTANCES / "cave" / "unique-06x06-seed1.txt"
 LEVEL = INSTANCES / "robots" / "level-1.txt"
 
 
-
 def pdf_pages(path) -> list[str]:
     return [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(path.read_bytes())).pages]
 
 
-def test_render_draws_each_file_and_level_in_each_format(tmp_path):
+def test_render_draws_each_file_and_level_in_each_format(tmp_path, cli):
     for fmt in ("svg", "png", "pdf"):
         out = tmp_path / fmt
-        done = twinsolve("render", str(LIGHTS), str(CAVE), str(LEVEL), "--out", str(out),
+        done = cli("render", str(LIGHTS), str(CAVE), str(LEVEL), "--out", str(out),
                          "--format", fmt)
         assert done.returncode == 0, done.stderr
         names = sorted(p.name for p in out.iterdir())
@@ -38,35 +38,35 @@ def test_render_draws_each_file_and_level_in_each_format(tmp_path):
     assert (tmp_path / "pdf" / f"{CAVE.stem}.pdf").read_bytes()[:5] == b"%PDF-"
 
 
-def test_render_is_byte_for_byte_repeatable_and_a_solution_changes_the_picture(tmp_path):
+def test_render_is_byte_for_byte_repeatable_and_a_solution_changes_the_picture(tmp_path, cli):
     first, second, solved = tmp_path / "a", tmp_path / "b", tmp_path / "c"
     for out, extra in ((first, ()), (second, ()), (solved, ("--solution",))):
-        done = twinsolve("render", str(CAVE), "--out", str(out), *extra)
+        done = cli("render", str(CAVE), "--out", str(out), *extra)
         assert done.returncode == 0, done.stderr
     plain = (first / f"{CAVE.stem}.svg").read_bytes()
     assert plain == (second / f"{CAVE.stem}.svg").read_bytes()
     assert (solved / f"{CAVE.stem}-solution.svg").read_bytes() != plain
 
 
-def test_solve_draws_the_answer_it_found(tmp_path):
+def test_solve_draws_the_answer_it_found(tmp_path, cli):
     out = tmp_path / "lights.svg"
-    done = twinsolve("solve", str(LIGHTS), "--svg", str(out), "--png", str(tmp_path / "l.png"))
+    done = cli("solve", str(LIGHTS), "--svg", str(out), "--png", str(tmp_path / "l.png"))
     assert done.returncode == 0, done.stderr
     assert f"wrote {out}" in done.stdout and (tmp_path / "l.png").exists()
     with_answer = out.read_bytes()
     plain = tmp_path / "plain"
-    assert twinsolve("render", str(LIGHTS), "--out", str(plain)).returncode == 0
+    assert cli("render", str(LIGHTS), "--out", str(plain)).returncode == 0
     assert with_answer != (plain / f"{LIGHTS.stem}.svg").read_bytes()
     # the same answer drawn by render --solution (hand solves it: the file has no solution)
     drawn = tmp_path / "drawn"
-    assert twinsolve("render", str(LIGHTS), "--solution", "--out", str(drawn)).returncode == 0
+    assert cli("render", str(LIGHTS), "--solution", "--out", str(drawn)).returncode == 0
     assert with_answer == (drawn / f"{LIGHTS.stem}-solution.svg").read_bytes()
 
 
-def test_a_sheet_has_the_pages_asked_for_and_names_its_puzzles(tmp_path):
+def test_a_sheet_has_the_pages_asked_for_and_names_its_puzzles(tmp_path, cli):
     files = sorted((INSTANCES / "cave").glob("unique-*.txt"))[:5] + [LIGHTS]
     out = tmp_path / "sheet.pdf"
-    done = twinsolve("sheet", *map(str, files), "--out", str(out), "--per-page", "4",
+    done = cli("sheet", *map(str, files), "--out", str(out), "--per-page", "4",
                      "--solutions", "--title", "Club night")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"wrote {out}: {len(files)} puzzles"
@@ -79,14 +79,14 @@ def test_a_sheet_has_the_pages_asked_for_and_names_its_puzzles(tmp_path):
     assert "solution" in pages[-1] and "page 4 of 4" in pages[-1]
     # without solutions: the puzzle pages only, one puzzle per page
     single = tmp_path / "single.pdf"
-    assert twinsolve("sheet", *map(str, files), "--out", str(single),
+    assert cli("sheet", *map(str, files), "--out", str(single),
                      "--per-page", "1").returncode == 0
     assert len(pdf_pages(single)) == len(files)
 
 
-def test_generate_writes_a_sheet_of_what_it_made(tmp_path):
+def test_generate_writes_a_sheet_of_what_it_made(tmp_path, cli):
     out, sheet = tmp_path / "made", tmp_path / "made.pdf"
-    done = twinsolve("generate", "lightsout", "--size", "5x5", "--count", "3", "--seed", "7",
+    done = cli("generate", "lightsout", "--size", "5x5", "--count", "3", "--seed", "7",
                      "--out", str(out), "--sheet", str(sheet), "--quiet")
     assert done.returncode == 0, done.stderr
     made = sorted(out.iterdir())
@@ -110,8 +110,9 @@ def test_generate_writes_a_sheet_of_what_it_made(tmp_path):
     (["sheet", str(CAVE), "--out", "x.pdf", "--per-page", "31"], "must be a whole number 1..30"),
     (["generate", "lightsout", "--out", "o", "--sheet", "s.png"], "a sheet is a PDF"),
 ])
-def test_bad_picture_arguments_are_one_line_and_exit_2_and_write_nothing(tmp_path, args, words):
-    done = twinsolve(*args, cwd=tmp_path)
+def test_bad_picture_arguments_are_one_line_and_exit_2_and_write_nothing(tmp_path, args, words,
+                                                                         cli):
+    done = cli(*args, cwd=tmp_path)
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert words in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert list(tmp_path.iterdir()) == []

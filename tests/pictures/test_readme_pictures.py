@@ -3,9 +3,6 @@ byte for byte: the README's own commands remake them, and the README shows each 
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from conftest import ROOT
 
 PICTURES = ROOT / "docs" / "pictures"
@@ -17,12 +14,11 @@ COMMANDS = [
 ]
 
 
-def test_the_readme_pictures_are_remade_byte_for_byte_by_its_commands(tmp_path):
+def test_the_readme_pictures_are_remade_byte_for_byte_by_its_commands(tmp_path, cli):
     readme = (ROOT / "README.md").read_text()
     for args, names in COMMANDS:
         assert f"twinsolve {' '.join(args)} --out docs/pictures" in readme
-        done = subprocess.run([sys.executable, "-m", "twinsolve", *args, "--out", str(tmp_path)],
-                              capture_output=True, text=True, timeout=300, cwd=ROOT)
+        done = cli(*args, "--out", tmp_path, cwd=ROOT)
         assert done.returncode == 0, done.stderr
         for name in names:
             assert f"docs/pictures/{name}" in readme

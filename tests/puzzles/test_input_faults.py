@@ -18,12 +18,10 @@ from __future__ import annotations
 import itertools
 import json
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
-from conftest import ROOT, assert_cli_refuses_file
+from conftest import ROOT, assert_cli_refuses_file, twinsolve
 
 from twinsolve.core.errors import QUOTE_LIMIT, InstanceError
 from twinsolve.core.run import load_file, parse_text, run
@@ -39,11 +37,6 @@ def refused(text: str) -> InstanceError:
     with pytest.raises(InstanceError) as caught:
         lightsout.parse(text, "x.txt")
     return caught.value
-
-
-def cli_solve(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "twinsolve", "solve", str(path)],
-                          capture_output=True, text=True, timeout=120, cwd=path.parent)
 
 
 def assert_one_line_exit_2(proc: subprocess.CompletedProcess[str], *words: str) -> None:
@@ -85,7 +78,9 @@ def test_every_option_once_in_any_order_is_read():
 
 
 def test_cli_refuses_a_repeated_mod(tmp_path):
-    assert_cli_refuses_file(tmp_path, "mod-twice", b"lightsout 1 1 mod 2 mod 3\n1\n", 1)
+    """In a real process: exit 2, one line, no traceback (the other refusals run in-process)."""
+    assert_cli_refuses_file(twinsolve, tmp_path, "mod-twice", b"lightsout 1 1 mod 2 mod 3\n1\n",
+                            1)
 
 
 # ---------------------------------------------------------------- Lights Out body
@@ -127,7 +122,9 @@ def test_a_number_too_long_for_int_is_an_error_at_its_line(tmp_path):
     error = caught.value
     assert (error.source, error.line, error.column) == (str(path), 3, 5)
     assert error.message == "number with 5000 digits (at most 4300)"
-    assert_one_line_exit_2(cli_solve(path), f"{path}:3:5: number with 5000 digits")
+    # a real process: this was a raw ValueError traceback
+    assert_one_line_exit_2(twinsolve("solve", str(path), cwd=tmp_path),
+                           f"{path}:3:5: number with 5000 digits")
 
 
 def test_a_number_at_the_limit_is_read():
@@ -142,7 +139,7 @@ def test_a_number_at_the_limit_is_read():
     ("a", {"info": "\udc00"}, r"entry 'a': 'info' has a lone surrogate '\udc00'"),
 ])
 def test_a_lone_surrogate_is_refused_naming_the_file_and_the_escaped_key(tmp_path, key,
-                                                                           fields, words):
+                                                                           fields, words, cli):
     path = tmp_path / "surrogate.json"
     text = json.dumps({"data": {key: entry(**fields)}})
     assert "\\ud" in text  # written as the JSON escape, as a file has it
@@ -151,7 +148,7 @@ def test_a_lone_surrogate_is_refused_naming_the_file_and_the_escaped_key(tmp_pat
         puzzlekit_json.read_dataset(path)
     assert caught.value.source == str(path) and caught.value.message.startswith(words)
     str(caught.value).encode("utf-8")  # the message itself prints and stores fine
-    assert_one_line_exit_2(cli_solve(path), str(path), words)
+    assert_one_line_exit_2(cli("solve", str(path), cwd=tmp_path), str(path), words)
 
 
 def test_a_surrogate_pair_is_one_character_and_is_kept():

@@ -1,5 +1,5 @@
-"""Cave pictures: every shipped puzzle draws in SVG, PNG and PDF, and the SVG says what the
-puzzle and its answer say.
+"""Cave pictures: every shipped puzzle draws in SVG (one also in PNG and PDF, every one under
+`slow`), and the SVG says what the puzzle and its answer say.
 
 The SVG is read back as XML and decoded by geometry alone: the cells are the
 `<rect>`s of the one most common size, a cell is inside when its fill is the
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import picture_checks as checks
 import pytest
+from conftest import sampled
 
 from twinsolve.core import canvas
 from twinsolve.core.drawing import GRID_LIMIT, grid_summary
@@ -82,13 +83,13 @@ def clue_tokens(instance: Instance) -> list[tuple[tuple[int, int], str]]:
 # ---------------------------------------------------------------- every shipped puzzle
 
 @pytest.mark.parametrize("path", FILES, ids=checks.file_id)
-def test_shipped_puzzle_draws_everywhere_with_its_clues_and_its_cave(path):
+def test_shipped_puzzle_draws_its_clues_and_its_cave(path):
     instance = load_file(path)
     solution = checks.file_answer(instance)
     inside = {(r, c) for r, row in enumerate(solution["inside"])
               for c, flag in enumerate(row) if flag == "1"}
     for answer, cave in ((None, set()), (solution, inside)):
-        page, text = checks.drawn(picture.draw, instance, answer)
+        _, text = checks.drawn(picture.draw, instance, answer)
         shown = Picture(text)
         assert len(shown.cells) == instance.cells
         assert set(shown.fills()) == {(r, c) for r in range(instance.rows)
@@ -97,7 +98,12 @@ def test_shipped_puzzle_draws_everywhere_with_its_clues_and_its_cave(path):
         assert shown.shaded() == cave
         assert shown.outline() == (boundary(solution["inside"]) if answer else set())
     assert shown.side == pytest.approx(min(picture.CELL_MM, shown.side), abs=0.01)
-    checks.check_formats(page)
+
+
+@pytest.mark.parametrize("path", sampled(FILES), ids=checks.file_id)
+def test_shipped_puzzle_and_its_answer_draw_in_png_and_pdf_at_the_drawing_size(path):
+    instance = load_file(path)
+    checks.check_both_formats(picture.draw, instance, checks.file_answer(instance))
 
 
 def test_clue_texts_are_exactly_the_clues_in_row_major_order():

@@ -16,6 +16,7 @@ import random
 import string
 
 import pytest
+from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,8 +80,9 @@ def test_every_janko_entry_parses_with_its_metadata(corpus):
         assert [[cell.token for cell in row] for row in instance.clues] == tokens
 
 
-def test_every_janko_solution_verifies_and_every_one_cell_change_fails(corpus):
-    for key, instance in janko_pairs(corpus):
+@pytest.mark.parametrize("step", sampled([10, 1]), ids=["every-10th", "all"])
+def test_every_janko_solution_verifies_and_every_one_cell_change_fails(corpus, step):
+    for key, instance in janko_pairs(corpus)[::step]:
         solution = known_solution(instance)
         assert cave.verify(instance, solution) == [], key
         assert cave.objective(instance, solution) is None

@@ -6,8 +6,8 @@ the board has), a capture its two highlighted squares, a caption a `<text>`
 "k. Nxb5". So a picture that drops or renames a piece, skips a capture or
 highlights the wrong square fails here. Every shipped instance is drawn in
 SVG (the puzzle and its answer, and again from the file read anew: the same
-bytes); every one also in PNG and PDF (`picture_checks.check_formats`), and
-the canvas font is checked to hold every glyph drawn.
+bytes); one also in PNG and PDF (`picture_checks.check_formats`; every one under
+`slow`), and the canvas font is checked to hold every glyph drawn.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections import Counter
 
 import picture_checks as checks
 import pytest
+from conftest import sampled
 
 from twinsolve.core import canvas
 from twinsolve.core.drawing import HEAD, TAIL
@@ -71,7 +72,7 @@ def test_every_shipped_instance_draws_its_pieces_and_a_board_per_capture_in_the_
         assert [int(m.group(1)) for m in captions(text)] == shown[1:]
 
 
-@pytest.mark.parametrize("path", FILES, ids=checks.file_id)
+@pytest.mark.parametrize("path", sampled(FILES), ids=checks.file_id)
 def test_every_shipped_instance_draws_in_png_and_pdf_at_the_drawing_size(path):
     checks.check_both_formats(picture.draw, load_file(path), answer(path), dpi=40)
 

@@ -7,7 +7,7 @@
   accepts every answer; it grades to its level, also after a round trip
   through its file text; its one plan is one step repeated (moves commute).
 - Exactness: the level-d solver (the node-limited search of
-  `search.grading.solves_within`) solves it, the level-(d-1) solver does not.
+  `search.plan_levels.solves_within`) solves it, the level-(d-1) solver does not.
 - Requests: a requested length is the optimum; `hours` and `steps` are
   obeyed; same seed, same text; different seeds, different puzzles;
   impossible requests are refused by `check` or give None from `attempt`.
@@ -21,7 +21,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, assert_plan_puzzle_graded, first_generated
+from conftest import ROOT, assert_plan_puzzle_graded, first_generated, sampled
 
 from twinsolve.bench.verdict import against_metadata
 from twinsolve.core.errors import UsageError
@@ -46,7 +46,8 @@ def batch() -> dict[tuple[str, str], Generated]:
     return {(level, seed): generated(level, seed) for level, seed in CASES}
 
 
-@pytest.mark.parametrize("level, seed", CASES)
+# Three solvers on each puzzle: the first seed of each level in the default run.
+@pytest.mark.parametrize("level, seed", sampled(CASES, keep=lambda case: case[1] == SEEDS[0]))
 def test_generated_puzzle_is_unique_by_three_backends(batch, level, seed):
     instance = batch[level, seed].instance
     meta = dict(instance.meta)

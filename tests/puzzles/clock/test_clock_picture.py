@@ -6,7 +6,8 @@ caption a `<text>` "k. +step". So a picture that drops a position of the
 plan, points a hand the wrong way, or draws a shape per position of a
 million-position dial fails here. Every shipped instance is drawn in SVG
 (the puzzle and its answer, and again from the file read anew: the same
-bytes); every one also in PNG and PDF (`picture_checks.check_formats`).
+bytes); one also in PNG and PDF (`picture_checks.check_formats`; every one under
+`slow`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import xml.etree.ElementTree as ET
 
 import picture_checks as checks
 import pytest
+from conftest import sampled
 
 from twinsolve.core import canvas
 from twinsolve.core.drawing import HEAD, TAIL
@@ -58,7 +60,7 @@ def test_every_shipped_instance_draws_one_dial_per_position_shown_in_the_same_by
         assert captions(text) == [(k, solution["steps"][k - 1]) for k in steps]
 
 
-@pytest.mark.parametrize("path", FILES, ids=checks.file_id)
+@pytest.mark.parametrize("path", sampled(FILES), ids=checks.file_id)
 def test_every_shipped_instance_draws_in_png_and_pdf_at_the_drawing_size(path):
     checks.check_both_formats(picture.draw, load_file(path), checks.hand_answer(path), dpi=40)
 

@@ -243,8 +243,8 @@ def test_bad_file_is_an_instance_error_at_its_line_and_column(tmp_path, name):
 
 
 @pytest.mark.parametrize("name", ["no-goal", "negative-capacity", "start-above", "unknown-move"])
-def test_cli_bad_file_one_line_exit_2(tmp_path, name):
-    assert_cli_refuses_file(tmp_path, name, *BAD[name][:2])
+def test_cli_bad_file_one_line_exit_2(tmp_path, name, cli):
+    assert_cli_refuses_file(cli, tmp_path, name, *BAD[name][:2])
 
 
 def test_defaults_and_any_line_order():

@@ -7,7 +7,7 @@
   harness's metadata check accepts every answer; it grades to its level,
   also after a round trip through its file text.
 - Exactness: the level-d solver (the node-limited search of
-  `search.grading.solves_within`) solves it, the level-(d-1) solver does not.
+  `search.plan_levels.solves_within`) solves it, the level-(d-1) solver does not.
 - Requests: a requested length is the optimum (also a short medium one and
   a long hard one); `jugs` and `goal` are obeyed; same seed, same text;
   different seeds, different puzzles; impossible requests are refused by

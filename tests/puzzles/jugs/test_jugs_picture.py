@@ -5,8 +5,8 @@ colour, its water the `<rect>` filled with water inside it, a caption a
 `<text>` "k. move". So a picture that drops a jug or a state, draws a jug
 out of proportion, or loses or renames a move fails here. Every shipped
 instance is drawn in SVG (the puzzle and its answer, and again from the file
-read anew: the same bytes); every one also in PNG and PDF (matplotlib draws
-them at about half a second each; `picture_checks.check_formats`).
+read anew: the same bytes); one also in PNG and PDF (matplotlib draws them at
+about half a second each; `picture_checks.check_formats`; every one under `slow`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import re
 
 import picture_checks as checks
 import pytest
+from conftest import sampled
 
 from twinsolve.core import canvas
 from twinsolve.core.drawing import HEAD, TAIL
@@ -55,7 +56,7 @@ def test_every_shipped_instance_draws_its_jugs_and_plan_in_the_same_bytes(path):
         assert [k for k, _ in captions(text)] == list(range(1, moves + 1))
 
 
-@pytest.mark.parametrize("path", FILES, ids=checks.file_id)
+@pytest.mark.parametrize("path", sampled(FILES), ids=checks.file_id)
 def test_every_shipped_instance_draws_in_png_and_pdf_at_the_drawing_size(path):
     checks.check_both_formats(picture.draw, load_file(path), checks.hand_answer(path), dpi=40)
 

@@ -53,8 +53,8 @@ def test_bad_file_is_an_instance_error_with_its_line(tmp_path, name):
 
 
 @pytest.mark.parametrize("name", ["empty", "ragged", "not-prime", "binary"])
-def test_cli_reports_one_line_and_exit_2(tmp_path, name):
-    assert_cli_refuses_file(tmp_path, name, *BAD[name][:2])
+def test_cli_reports_one_line_and_exit_2(tmp_path, name, cli):
+    assert_cli_refuses_file(cli, tmp_path, name, *BAD[name][:2])
 
 
 @given(st.binary(max_size=200))

@@ -119,10 +119,11 @@ def test_bad_options_are_usage_errors(spec, words):
 
 @pytest.mark.parametrize("backend", ["cpsat", "sat", "sat:minisat22", "sat:maxsat=rc2"])
 def test_timeout_is_honoured(backend):
-    # 30x30 all-on is far beyond a second of CDCL search for either back-end.
+    # 30x30 all-on is far beyond a second of CDCL search for either back-end; the limit is
+    # short (the mechanism is the point), the bound generous for a loaded machine.
     started = time.perf_counter()
-    result = run(Instance.all_on(30), backend, Limits(timeout=1.5, unique=True), catch=False)
-    assert time.perf_counter() - started < 4.5
+    result = run(Instance.all_on(30), backend, Limits(timeout=0.5, unique=True), catch=False)
+    assert time.perf_counter() - started < 3.5
     assert result.status in (Status.TIMEOUT, Status.FEASIBLE)
     assert result.unique is None
     if result.status is Status.FEASIBLE:

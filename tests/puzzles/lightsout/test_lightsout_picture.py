@@ -1,5 +1,5 @@
-"""Lights Out pictures: every shipped board draws in SVG, PNG and PDF, and the SVG says
-what the board and its answer say.
+"""Lights Out pictures: every shipped board draws in SVG (one also in PNG and PDF, every one
+under `slow`), and the SVG says what the board and its answer say.
 
 The SVG is read back as XML and decoded by geometry alone: the cells are the
 `<rect>`s of the one most common size, a cell's light is its fill, a press is
@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 
 import picture_checks as checks
 import pytest
+from conftest import sampled
 
 from twinsolve.core import canvas
 from twinsolve.core.canvas_layout import MAX_HEIGHT, MAX_WIDTH
@@ -53,9 +54,9 @@ def luminance(colour: str) -> float:
 # ---------------------------------------------------------------- every shipped board
 
 @pytest.mark.parametrize("path", FILES, ids=checks.file_id)
-def test_shipped_board_draws_everywhere_and_shows_its_lights_and_presses(path):
+def test_shipped_board_shows_its_lights_and_presses(path):
     instance, solution = load_file(path), checks.hand_answer(path)
-    page, text = checks.drawn(picture.draw, instance, solution)
+    _, text = checks.drawn(picture.draw, instance, solution)
     shown = Picture(text)
     assert shown.shape == (instance.rows, instance.cols)
     assert len(shown.cells) == instance.cells
@@ -75,6 +76,11 @@ def test_shipped_board_draws_everywhere_and_shows_its_lights_and_presses(path):
         assert digits == {(r, c): v for r, row in enumerate(instance.lights)
                           for c, v in enumerate(row) if v}
     assert shown.side == pytest.approx(min(picture.CELL_MM, shown.side), abs=0.01)
+
+
+@pytest.mark.parametrize("path", sampled(FILES), ids=checks.file_id)
+def test_shipped_board_with_its_answer_draws_in_png_and_pdf_at_the_drawing_size(path):
+    page, _ = checks.drawn(picture.draw, load_file(path), checks.hand_answer(path))
     checks.check_formats(page)
 
 

@@ -280,8 +280,8 @@ def test_bad_file_is_an_instance_error_with_line_and_column(tmp_path, name):
 
 
 @pytest.mark.parametrize("name", ["unknown-char", "no-source", "ragged-short", "bad-header"])
-def test_cli_reports_bad_input_in_one_line_with_exit_2(tmp_path, name):
-    assert_cli_refuses_file(tmp_path, name, *BAD[name][:2])
+def test_cli_reports_bad_input_in_one_line_with_exit_2(tmp_path, name, cli):
+    assert_cli_refuses_file(cli, tmp_path, name, *BAD[name][:2])
 
 
 @settings(max_examples=300)

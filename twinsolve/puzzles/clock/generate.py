@@ -1,6 +1,6 @@
 """Clock-stepping puzzles with exactly one optimal plan, graded by plan length and effort.
 
-Levels (the state-space grading of `twinsolve.search.grading`). The level-d
+Levels (the state-space grading of `twinsolve.search.plan_levels`). The level-d
 solver is the `hand` back-end's search with `unique` (the layer-counting
 BFS, from both ends with two or more moves) restricted to plans of at most
 a level's length and to expanding at most a share of the M/g positions the
@@ -25,7 +25,7 @@ short. Of the shipped dials only the one-step prime cycle has one.
 Drawing. What varies: the dial M (from 3 to 12 times the longest plan
 wanted, at least 8), two or three distinct steps (written between -M/2 and
 M/2, as on the shipped dials: `steps 5 -7`), the start, and the target.
-One forward layer count from the start (`grading.survey`) gives every
+One forward layer count from the start (`plan_levels.survey`) gives every
 target's optimal length and number of optimal plans at once; targets with
 exactly one optimal plan of a wanted length are graded in a seeded order
 until one is of the requested level.
@@ -49,7 +49,7 @@ from ...core.generation import (
     Request,
     Shipped,
 )
-from ...search.grading import (
+from ...search.plan_levels import (
     Band,
     PlanProblem,
     check_plan_request,
@@ -115,7 +115,7 @@ def _options(request: Request) -> tuple[int | None, int | None, int | None]:
 
 
 def check(request: Request) -> None:
-    """Refuse what no clock puzzle can be (see `grading.check_plan_request`), bad options."""
+    """Refuse what no clock puzzle can be (see `plan_levels.check_plan_request`), bad options."""
     _options(request)
 
 

@@ -1,6 +1,6 @@
 """Water-jug puzzles with exactly one optimal plan, graded by plan length and search effort.
 
-Levels (the state-space grading of `twinsolve.search.grading`). The level-d
+Levels (the state-space grading of `twinsolve.search.plan_levels`). The level-d
 solver is the `hand` back-end's search with `unique` (the layer-counting
 BFS, from both ends for an `exact` goal) restricted to plans of at most a
 level's length and to expanding at most a share of the states reachable
@@ -24,7 +24,7 @@ Drawing. What varies is what varies among the published puzzles: a family,
 `decant` (3 or 4 jugs, the largest full, pour only); distinct capacities,
 the largest drawn around the plan length wanted (a longer plan needs more
 room: `_largest`); the goal kind (`holds C`, `total C`, `exact a b ...`)
-and its amounts. One forward layer count over the moves (`grading.survey`)
+and its amounts. One forward layer count over the moves (`plan_levels.survey`)
 gives every goal's optimal length and number of optimal plans at once;
 goals with exactly one optimal plan of a wanted length are graded in a
 seeded order until one is of the requested level.
@@ -49,7 +49,7 @@ from ...core.generation import (
     Shipped,
     spelled,
 )
-from ...search.grading import (
+from ...search.plan_levels import (
     Band,
     PlanProblem,
     check_plan_request,
@@ -120,7 +120,7 @@ def _options(request: Request) -> tuple[int | None, int | None, str | None]:
 
 
 def check(request: Request) -> None:
-    """Refuse what no jugs puzzle can be (see `grading.check_plan_request`) and bad options."""
+    """Refuse what no jugs puzzle can be (see `plan_levels.check_plan_request`) and bad options."""
     _options(request)
 
 

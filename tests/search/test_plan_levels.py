@@ -1,4 +1,4 @@
-"""The shortest-plan grader and drawer (`twinsolve.search.grading`), on toy state spaces.
+"""The shortest-plan grader and drawer (`twinsolve.search.plan_levels`), on toy state spaces.
 
 - Levels: the first band admitting (length, share) is the level; a share
   above a band's bound moves a short plan up; several optimal plans, no
@@ -26,8 +26,8 @@ import pytest
 
 from twinsolve.core.errors import UsageError
 from twinsolve.core.generation import Grade, Request
-from twinsolve.search import grading
-from twinsolve.search.grading import (
+from twinsolve.search import plan_levels as grading
+from twinsolve.search.plan_levels import (
     Band,
     Hit,
     PlanProblem,
