@@ -4,7 +4,7 @@ Prints medians over repeats for the `hand` back-end's targets:
 
 - `record`, record scale (issue 16): the all-on n x n board for n = 1000, 2000, 5000,
   10,000 end to end (solve + verify through `run`) by the polynomial method,
-  with the resident memory the run adds (peak RSS: `core.memory.RunMemory`,
+  with the resident memory the run adds (peak RSS: `system.memory.RunMemory`,
   VmHWM after a reset, one run in a fresh process per size), and the
   elimination method (`hand:method=elimination`) at 1000 and 2000 for the
   ratio; then the 100,000 x 100,000 board's summary (`hand.solve_summary`:
@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from twinsolve.core.limits import Limits
-from twinsolve.core.memory import RunMemory
 from twinsolve.core.registry import puzzle
 from twinsolve.core.result import Result, Status
 from twinsolve.core.run import run
@@ -49,6 +48,7 @@ from twinsolve.puzzles.lightsout.hand import kernel_dimension, solve_summary
 from twinsolve.puzzles.lightsout.published import FEWEST_ALL_ON
 from twinsolve.puzzles.lightsout.rules import Instance
 from twinsolve.search import walsh
+from twinsolve.system.memory import RunMemory
 
 __all__ = ["Timing", "time_backend", "time_call", "backend_available", "shared_all_on",
            "in_fresh_process", "main"]
@@ -152,7 +152,7 @@ def in_fresh_process(function: Callable[..., Any], *args: Any) -> Any:
 def _record_scale(repeats: int, sizes: Sequence[int], old_sizes: Sequence[int]) -> None:
     print("== all-on n x n plain board, end to end (solve + verify), polynomial method "
           "(target: 10,000 x 10,000 < 5 s, < 2 GB; anchor: C++ with AVX2, ~18 s at 10,000)")
-    print("  memory: peak RSS the run adds, one run in a fresh process (core.memory.RunMemory)")
+    print("  memory: peak RSS the run adds, one run in a fresh process (system.memory.RunMemory)")
     new_times = {}
     for n in sizes:
         timing = time_backend("hand", shared_all_on(n), repeats)

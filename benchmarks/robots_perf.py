@@ -1,7 +1,7 @@
 """The stealth game's robots: decision time per turn, search nodes, and strength.
 
     python -m benchmarks.robots_perf [--turns N] [--games N] [--jobs N]
-                                     [--only speed,tcod,strength]
+                                     [--only speed,tcod,strength,wins] [--write FILE]
 
 speed: all robots' decisions per turn (the time spent in their brains, the
 rules left out) over N simulated turns (default 10,000) of the greedy and
@@ -19,6 +19,11 @@ the README. A kind beats the baseline with a higher capture rate, or, where
 both catch every player (100%, nothing can be higher), by catching sooner;
 the run exits 1 when some kind does not. The games run in `--jobs`
 processes (each game is deterministic, so the table does not depend on it).
+wins: the cautious scripted player's game on every shipped level (the
+first of seeds 0-4 it wins), whether it won and collected every shard and
+EMP pickup, its turns and undos; with `--write FILE` the winning lines as
+the JSON `tests/robots/winning_lines.json` holds (level -> seed and moves),
+which the test suite replays; the run exits 1 when some level has none.
 Times are wall-clock on this machine: quote medians, the machine is noisy.
 """
 
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import math
 import multiprocessing
 import os
@@ -191,11 +197,49 @@ def strength(games: int, jobs: int) -> bool:
     return not failures
 
 
+def winning_line(path: Path, seeds: int = 5) -> tuple[int, str, dict] | None:
+    """(seed, moves, facts) of the cautious player's first won game on the level at `path`
+    (seeds 0..seeds-1), or None."""
+    level = play.load(path)
+    for seed in range(seeds):
+        game = play.new_game(level, seed)
+        records = list(play.turns(game, play.scripted(game, "cautious", 4 * level.turns, seed)))
+        if game.state.outcome is Outcome.WON:
+            last = records[-1]
+            return seed, "".join(record["action"] for record in records), {
+                "turns": last["tick"] + 1, "undos": sum(r["action"] == "Z" for r in records),
+                "everything": not last["shards"] and not last["pickups"]}
+    return None
+
+
+def wins(write: str | None) -> bool:
+    """The winning lines of every shipped level; True when each has one."""
+    lines, ok = {}, True
+    for path in [*SHIPPED, STRESS]:
+        began = time.perf_counter()
+        found = winning_line(path)
+        took = time.perf_counter() - began
+        if found is None:
+            ok = False
+            print(f"  {path.stem:<14} no win by the cautious player (seeds 0-4), {took:.0f} s")
+            continue
+        seed, moves, facts = found
+        lines[path.stem] = {"seed": seed, "moves": moves}
+        print(f"  {path.stem:<14} won, seed {seed}, {facts['turns']} turns, {facts['undos']} "
+              f"undos, every shard and EMP pickup taken: {facts['everything']}  ({took:.0f} s)",
+              flush=True)
+    if write:
+        Path(write).write_text(json.dumps(lines, indent=1, sort_keys=True) + "\n")
+        print(f"  wrote {write}")
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=10_000)
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--only", default="speed,tcod,strength")
+    parser.add_argument("--only", default="speed,tcod,strength,wins")
+    parser.add_argument("--write", metavar="FILE", help="wins: write the winning lines here")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="processes for the strength games (default: every core)")
     args = parser.parse_args(argv)
@@ -207,11 +251,14 @@ def main(argv: list[str] | None = None) -> int:
     if "tcod" in sections:
         print("== cost field from the player's start: the engine against tcod.dijkstra2d")
         tcod_ratio()
+    failed = False
     if "strength" in sections:
         print("== strength")
-        if not strength(args.games, args.jobs):
-            return 1
-    return 0
+        failed |= not strength(args.games, args.jobs)
+    if "wins" in sections:
+        print("== a winning line per shipped level (the cautious scripted player)")
+        failed |= not wins(args.write)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -37,12 +37,13 @@ import pypdf
 from conftest import ROOT
 from PIL import Image
 
-from twinsolve.core import canvas, registry
-from twinsolve.core.canvas_layout import MAX_HEIGHT, MAX_WIDTH
+from twinsolve.core import registry
 from twinsolve.core.drawing import HEAD, SEQUENCE_LIMIT, TAIL
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import load_file, run
+from twinsolve.graphics import canvas
+from twinsolve.graphics.layout import MAX_HEIGHT, MAX_WIDTH
 
 __all__ = ["SVG", "INSTANCES", "shipped", "file_id", "file_answer", "hand_answer", "drawn",
            "within_page", "elements", "matches", "GridPicture", "check_formats",
@@ -98,7 +99,7 @@ def hand_answer(path: Path, *, optimising: bool = True) -> Any | None:
 # ---------------------------------------------------------------- reading an SVG back
 
 def within_page(drawing: canvas.Drawing) -> bool:
-    """Whether the drawing has a size and fits the largest page (`core.canvas_layout`)."""
+    """Whether the drawing has a size and fits the largest page (`graphics.layout`)."""
     return 0 < drawing.width <= MAX_WIDTH and 0 < drawing.height <= MAX_HEIGHT
 
 

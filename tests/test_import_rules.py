@@ -313,14 +313,14 @@ def test_every_layer_has_a_row():
      "(core/ knows nothing besides itself)"),
     ("robots", "from ..search import fields\nfrom ..models import planning\n",
      "twinsolve/robots/leaky.py:2: imports twinsolve.models.planning "
-     "(robots/ knows core, search besides itself)"),
+     "(robots/ knows core, search, graphics, files besides itself)"),
     ("puzzles/cave", "from ..mirror.rules import Instance\n",
      "twinsolve/puzzles/cave/leaky.py:1: imports twinsolve.puzzles.mirror.rules.Instance "
-     "(puzzles/<name>/ knows core, search, models besides itself)"),
+     "(puzzles/<name>/ knows core, search, models, graphics, files, system besides itself)"),
     ("pictures", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                  "    from ..robots.play import load\n",
      "twinsolve/pictures/leaky.py:3: imports twinsolve.robots.play.load "
-     "(pictures/ knows core, robots.level, robots.picture besides itself)"),
+     "(pictures/ knows core, graphics, files, robots.level, robots.picture besides itself)"),
     ("core", "HEADERS = ('robots',)\n",
      "twinsolve/core/leaky.py:1: names 'robots' "
      "(core/ does not know the game: let it register its word)"),

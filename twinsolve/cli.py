@@ -7,7 +7,8 @@
                     [--repeat N] [--db FILE] [--executor local|dask] [--scheduler ADDR]
                     [--quick] [--quiet]
     twinsolve report DB [DB_B] [--html FILE] [--csv FILE] [--json FILE] [--plots DIR]
-                     [--markdown FILE] [--latex FILE] [--wide]
+                     [--markdown FILE] [--latex FILE] [--solutions FILE] [--benchexec DIR]
+                     [--wide] [--threshold R] [--fail-on-regression]
     twinsolve generate PUZZLE [--size RxC] [--count N] [--seed S] [--difficulty LEVEL]
                        [--NAME VALUE | --option NAME=VALUE ...] [--jobs N] [--timeout S]
                        --out DIR [--sheet OUT.pdf]
@@ -17,14 +18,15 @@
     twinsolve render PATH... --out DIR [--format svg|png|pdf] [--solution] [--timeout S]
     twinsolve sheet FILES... --out OUT.pdf [--per-page N] [--solutions] [--title T]
                     [--include-unsolvable] [--timeout S]
-    twinsolve play [LEVEL] [--moves M | --player greedy|evasive] [--seed S] [--json]
+    twinsolve play [LEVEL] [--moves M | --player greedy|evasive|cautious] [--seed S] [--json]
                    [--record FILE]
     twinsolve play --replay FILE [--verify | --html OUT.html]
     twinsolve new puzzle NAME --out DIR   (a plugin package to start a puzzle from)
 
 Exit codes: 0 all good; 1 a run failed or was wrong (for `solve`: error,
 crash, memout or timeout; for `bench`, where time-outs are measurements:
-error, crash or wrong); 2 bad input or usage, reported as one line naming
+error, crash or wrong; for `report A B --fail-on-regression`: a regression);
+2 bad input or usage, reported as one line naming
 the file, line and problem (several bad files: one such line each); 130
 interrupted (Ctrl-C), said as `twinsolve: interrupted` (`bench` adds how
 many of its runs are stored and that the same command resumes the rest).
@@ -120,6 +122,46 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be a whole number 1..{MAX_COUNT}: "
                                          f"{quoted(text)}")
     return value
+
+
+def _ratio_threshold(text: str) -> float:
+    """A ratio above 1 (`1.25`: 25 % slower counts), finite."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {quoted(text)}") from None
+    if not 1 < value < 1e6:
+        raise argparse.ArgumentTypeError(f"must be a ratio above 1, e.g. 1.25 for 25% slower: "
+                                         f"{quoted(text)}")
+    return value
+
+
+BENCH_MEASURES = """\
+what each run records (stored; shown by 'twinsolve report', its CSV and JSON):
+  wall   the run's wall-clock time in its worker: reading the instance, solving, and
+         checking the answer (a run the harness killed: the time until the kill)
+  cpu    the CPU time of the run itself: user + system time of the worker during the run
+         and of the programs it started and waited for; the worker's idle time is not
+         counted (above wall when a back-end uses threads, below it when the run waited
+         for a core)
+  mem    the peak resident memory the run added to its worker, in MB: its peak minus
+         the worker's resting size (the ~100 MB of imports not counted), a child
+         program's peak included; measured for every run, with or without --memory
+  load   the host's 1-minute load average when the run started
+Each session also records the host's cores, CPU model, frequency governor (where
+readable), load at start and end, and jobs; bench warns at the end when the load went
+above the cores, when a task's repeats spread over 50% of their median, or when its
+repeats' statuses differ (flapping)."""
+
+REPORT_RULE = """\
+comparing two databases (A B): first the changes in kind (became wrong, no longer solved,
+newly unsupported, then the improvements), then per task solved on both sides its
+verdict, then the totals. A task is slower (faster) when the median wall time B/A is at
+least the threshold (at most 1/threshold), the CPU time says so too, and, with 3 or more
+repeats on each side, every repeat of the slower side took longer than every repeat of
+the other (the exact rank test's most extreme outcome: p = 0.10 for 3 and 3 repeats,
+0.008 for 5 and 5); with fewer repeats the verdict is 'untested'. Otherwise: the same
+within noise."""
 
 
 def _per_page(text: str) -> int:
@@ -291,7 +333,9 @@ def build_parser(generating: str | None = None, helping: bool = False
     sheet.add_argument("--timeout", type=_positive_float, metavar="S", default=SOLVE_TIMEOUT,
                        help=f"seconds per hand solve (default {SOLVE_TIMEOUT:g})")
 
-    bench = commands.add_parser("bench", help="run back-ends over instances and compare")
+    bench = commands.add_parser("bench", help="run back-ends over instances and compare",
+                                epilog=BENCH_MEASURES,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     bench.add_argument("paths", nargs="+", metavar="PATH")
     bench.add_argument("--backends", metavar="a,b,c",
                        help="back-end specs (default: every back-end of each puzzle)")
@@ -304,7 +348,9 @@ def build_parser(generating: str | None = None, helping: bool = False
     bench.add_argument("--jobs", type=_positive_int, metavar="N", default=os.cpu_count() or 1,
                        help="worker processes (default: cores)")
     bench.add_argument("--repeat", type=_positive_int, metavar="N", default=1,
-                       help="runs per instance and back-end, with seeds 0..N-1")
+                       help="run each task N times, interleaved (all tasks once, then again), "
+                            "repeat i with seed i; a task stays one task, its times the "
+                            "median of its repeats with their range")
     bench.add_argument("--db", default="twinsolve-bench.sqlite", metavar="FILE",
                        help="SQLite results database (default: ./twinsolve-bench.sqlite)")
     bench.add_argument("--executor", choices=("local", "dask"), default="local")
@@ -363,7 +409,7 @@ def build_parser(generating: str | None = None, helping: bool = False
     who = play.add_mutually_exclusive_group()
     who.add_argument("--moves", metavar="M", help="the player's actions without a terminal: "
                                                   "R D L U move, W wait, X release an EMP, Z undo")
-    who.add_argument("--player", choices=("greedy", "evasive"),
+    who.add_argument("--player", choices=("greedy", "evasive", "cautious"),
                      help="a scripted player instead (plays until the game ends)")
     play.add_argument("--seed", type=_seed, metavar="S",
                       help="the game's random seed (default: the level's)")
@@ -396,7 +442,9 @@ def build_parser(generating: str | None = None, helping: bool = False
     new.add_argument("--out", required=True, metavar="DIR",
                      help="a new or empty folder for the package")
 
-    report = commands.add_parser("report", help="tables, exports and plots of a results DB")
+    report = commands.add_parser("report", help="tables, exports and plots of a results DB",
+                                 epilog=REPORT_RULE,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     report.add_argument("db", metavar="DB", nargs="+",
                         help="SQLite results database from 'bench --db'; two (A B): compared "
                         "side by side, with ratios B/A")
@@ -407,7 +455,12 @@ def build_parser(generating: str | None = None, helping: bool = False
                        help="the latest run of every task at time limit S")
     shown.add_argument("--all-sessions", action="store_true", help="every stored run")
     report.add_argument("--html", metavar="FILE", help="one self-contained HTML page")
-    report.add_argument("--csv", metavar="FILE", help="one row per run, raw values and verdict")
+    report.add_argument("--csv", metavar="FILE", help="one row per run, raw values and verdict; "
+                        "the solution as its SHA-256 and size")
+    report.add_argument("--solutions", metavar="FILE",
+                        help="every run's full solution, one JSON object per line")
+    report.add_argument("--benchexec", metavar="DIR",
+                        help="a BenchExec result XML per back-end (for its table-generator)")
     report.add_argument("--json", metavar="FILE", help="summary, sessions and runs as JSON")
     report.add_argument("--plots", metavar="DIR", help="cactus, scatter and nodes plots "
                         "(PNG and SVG)")
@@ -415,6 +468,12 @@ def build_parser(generating: str | None = None, helping: bool = False
     report.add_argument("--latex", metavar="FILE", help="the summary as a LaTeX (booktabs) table")
     report.add_argument("--wide", action="store_true",
                         help="every summary column, however wide the terminal")
+    report.add_argument("--threshold", type=_ratio_threshold, metavar="R", default=None,
+                        help="comparing two: the ratio of median times B/A that counts as "
+                             "slower (1/R: faster); default 1.25")
+    report.add_argument("--fail-on-regression", action="store_true",
+                        help="comparing two: exit 1 when a task became wrong, is no longer "
+                             "solved or newly unsupported, or is slower beyond noise")
     return parser
 
 
@@ -607,8 +666,8 @@ def _picture_options(args: argparse.Namespace) -> list[tuple[str, str]]:
 def _draw_answer(label: str, instance: Any, solution: Any, pictures: list[tuple[str, str]],
                  console: Console, quiet: bool, summary: bool = False) -> None:
     """Draw the instance with its answer (verified, as every answer), or alone without one."""
-    from .core.atomic import write_bytes
-    from .core.canvas import encode
+    from .files.atomic import write_bytes
+    from .graphics.canvas import encode
     from .pictures.draw import Item, draw
 
     item = Item(label, instance)
@@ -627,7 +686,7 @@ def _draw_answer(label: str, instance: Any, solution: Any, pictures: list[tuple[
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     from .bench.plan import Budget
     from .bench.suite import SuiteConfig, SuiteInterrupted, run_suite
-    from .bench.summary import print_problems, print_summary, summarise
+    from .bench.summary import print_problems, print_summary, print_warnings, summarise
 
     backends = [s.strip() for s in args.backends.split(",") if s.strip()] if args.backends else None
     budget = Budget(timeout=args.timeout or (5.0 if args.quick else 10.0), memory_mb=args.memory,
@@ -655,6 +714,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
             console.print(Text(f"  {line}"), soft_wrap=True)
     print_problems(console, records)
     print_summary(console, summarise(records), wide=args.wide)
+    print_warnings(console, outcome.warnings)
     if not args.quiet:
         console.print(f"[dim]results in {args.db}; see them again with "
                       f"'twinsolve report {args.db}'[/]")
@@ -668,34 +728,47 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
     from .bench.report import report
-    from .bench.summary import print_summary
+    from .bench.summary import print_summary, print_warnings
 
     selection = {"session": args.session, "timeout": args.timeout,
                  "all_sessions": args.all_sessions}
     if len(args.db) > 2:
         raise UsageError(f"report: compares at most two databases (A B), not {len(args.db)}")
     written: tuple[Any, ...]
+    failed = False
     if len(args.db) == 2:
         from .bench.compare import compare_report, print_comparison
 
-        for flag, value in (("--csv", args.csv), ("--json", args.json), ("--plots", args.plots)):
+        for flag, value in (("--csv", args.csv), ("--json", args.json), ("--plots", args.plots),
+                            ("--solutions", args.solutions), ("--benchexec", args.benchexec)):
             if value is not None:
                 raise UsageError(f"report: {flag} reads one database; to compare two, use "
                                  "--html, --markdown or --latex")
         compared = compare_report(*args.db, html=args.html, markdown_path=args.markdown,
-                                  latex_path=args.latex, **selection)
+                                  latex_path=args.latex, threshold=args.threshold, **selection)
         print_comparison(console, compared.comparison, wide=args.wide)
         written = compared.written
+        regressions = compared.comparison.regressions
+        failed = args.fail_on_regression and regressions > 0
+        if args.fail_on_regression:
+            console.print(Text(f"{regressions} regression{'' if regressions == 1 else 's'}"
+                               f"{': exit 1 (--fail-on-regression)' if failed else ''}",
+                               style="bold red" if failed else "bold"))
     else:
+        for flag, given in (("--threshold", args.threshold is not None),
+                            ("--fail-on-regression", args.fail_on_regression)):
+            if given:
+                raise UsageError(f"report: {flag} compares two databases (A B); give two")
         result = report(args.db[0], html=args.html, csv=args.csv, json_path=args.json,
                         plots=args.plots, markdown_path=args.markdown, latex_path=args.latex,
-                        **selection)
+                        solutions_path=args.solutions, benchexec=args.benchexec, **selection)
         print_summary(console, result.summary, wide=args.wide,
                       title=f"twinsolve report: {args.db[0]} · {result.data.selection}")
+        print_warnings(console, result.data.warnings)
         written = result.written
     for path in written:
         console.print(Text(f"wrote {path}"), soft_wrap=True)
-    return 0
+    return 1 if failed else 0
 
 
 # ---------------------------------------------------------------- generate / grade
@@ -777,7 +850,7 @@ def _grade_line(item: Any) -> str:
 
 
 def cmd_grade(args: argparse.Namespace, console: Console) -> int:
-    from .generation.grading import distribution, grade_instance
+    from .generation.grade import distribution, grade_instance
 
     loaded = _valid_instances(args.paths, args.skip_invalid)
     for label, instance in loaded:  # every puzzle graded before the first file is: one clear error
@@ -835,7 +908,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         return terminal.play(path, seed, record=args.record)
     game = play.new_game(level, seed)
     actions = play.moves_of(args.moves) if args.moves is not None else \
-        play.scripted(game, args.player, level.turns, seed)
+        play.scripted(game, args.player, 2 * level.turns, seed)  # (the game's time ends it)
     records = []
     for turn in play.turns(game, actions):
         records.append(turn)
@@ -898,7 +971,7 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
                       soft_wrap=True)
         return 0
     if args.html:
-        from .core.atomic import write_text
+        from .files.atomic import write_text
         from .robots import replay_html
 
         write_text(args.html, replay_html.page(watched))
@@ -911,7 +984,7 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_import(args: argparse.Namespace, console: Console) -> int:
-    from .core.imports import import_source
+    from .files.imports import import_source
 
     for path in import_source(args.source, args.out):
         console.print(f"wrote {path}")
@@ -961,15 +1034,15 @@ _COMMANDS = {"list": lambda args, console: cmd_list(console), "solve": cmd_solve
              "grade": cmd_grade, "play": cmd_play, "import": cmd_import,
              "export": cmd_export, "render": cmd_render, "sheet": cmd_sheet, "new": cmd_new}
 
-# Every option naming a file or a folder a command writes (core.atomic: one set of rules
+# Every option naming a file or a folder a command writes (files.atomic: one set of rules
 # for all of them), checked before the command's work so a long run never ends in "cannot
 # write". `-` (standard output) is taken where nothing else must go there; the command's
 # own lines then go to stderr. `solve` prints its answers there, `play` its turns.
 _OUTPUT_FILES = {"solve": ("svg", "png", "pdf"), "sheet": ("out",), "generate": ("sheet",),
                  "play": ("record", "html"), "export": ("cnf", "wcnf", "cpsat"),
-                 "report": ("html", "csv", "json", "markdown", "latex")}
+                 "report": ("html", "csv", "json", "markdown", "latex", "solutions")}
 _OUTPUT_FOLDERS = {"render": ("out",), "generate": ("out",), "import": ("out",),
-                   "report": ("plots",)}
+                   "report": ("plots", "benchexec")}
 _STDOUT_TAKEN = {**{("solve", fmt): "the answers" for fmt in ("svg", "png", "pdf")},
                  ("play", "record"): "the game's turns"}
 
@@ -977,7 +1050,7 @@ _STDOUT_TAKEN = {**{("solve", fmt): "the answers" for fmt in ("svg", "png", "pdf
 def _check_outputs(args: argparse.Namespace) -> bool:
     """Refuse (one line) every output path the command could not write; True when one of
     them is standard output."""
-    from .core.atomic import STDOUT, check_folder, check_output
+    from .files.atomic import STDOUT, check_folder, check_output
 
     for name in _OUTPUT_FOLDERS.get(args.command, ()):
         if getattr(args, name) is not None:
@@ -999,8 +1072,8 @@ def _check_outputs(args: argparse.Namespace) -> bool:
 
 def _named_file(path: str) -> bool:
     """Whether `path` is written as a plain file, whose name's suffix then says its format:
-    not standard output, a FIFO or a device (core.atomic.check_output)."""
-    from .core.atomic import check_output
+    not standard output, a FIFO or a device (files.atomic.check_output)."""
+    from .files.atomic import check_output
 
     return check_output(path).how == "replace"
 

@@ -320,7 +320,7 @@ def generator(puzzle: str) -> None:
 def picture(puzzle: str) -> None:
     """The picture, where declared, draws an instance alone and solved, as the same SVG
     bytes every time."""
-    from .core.canvas import encode
+    from .graphics.canvas import encode
 
     entry = _entry(puzzle)
     if not registry.has(entry, "picture"):

@@ -4,7 +4,10 @@ Each test here was a fault a user hit: a rerun with another time limit reused
 the old runs; four files with one board collapsed into one stored run (and a
 `wrong` answer vanished from the report); a mistyped back-end was refused only
 after a session was stored; `--backends hand,hand` counted twice; old,
-damaged and read-only databases gave tracebacks.
+damaged and read-only databases gave tracebacks. Databases are made with the
+in-process executor (`conftest.in_process`) where the pool is not the point; the
+commands run in-process (`conftest.cli`), the one whose stored argv matters in a
+real process.
 """
 
 from __future__ import annotations
@@ -13,11 +16,10 @@ import json
 import os
 import random
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import in_process, twinsolve
 
 from twinsolve.bench.plan import Budget
 from twinsolve.bench.results import load
@@ -27,11 +29,6 @@ from twinsolve.core.errors import UsageError
 from twinsolve.core.result import Status
 
 ALL_ON = "lightsout 3 3\n111\n111\n111\n"
-
-
-def twinsolve(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "twinsolve", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
 
 
 def runs_in(db: Path) -> list[tuple]:
@@ -51,8 +48,10 @@ def suite(tmp_path: Path) -> Path:
 
 def test_another_time_limit_runs_anew_and_the_report_shows_the_latest(suite, tmp_path):
     db = tmp_path / "r.sqlite"
-    first = run_suite(SuiteConfig([suite], ["brute"], Budget(timeout=1), db=db))
-    second = run_suite(SuiteConfig([suite], ["brute"], Budget(timeout=30), db=db))
+    first = run_suite(SuiteConfig([suite], ["brute"], Budget(timeout=1), db=db),
+                      executor=in_process)
+    second = run_suite(SuiteConfig([suite], ["brute"], Budget(timeout=30), db=db),
+                       executor=in_process)
     assert (first.resumed, second.resumed) == (0, 0)
     assert {r.timeout_s for r in second.records} == {30}
     assert len(runs_in(db)) == 4
@@ -63,7 +62,8 @@ def test_another_time_limit_runs_anew_and_the_report_shows_the_latest(suite, tmp
     assert {r.timeout_s for r in load(db, timeout=1).records} == {1}
     mixed = load(db, all_sessions=True)
     assert sorted({r.backend for r in mixed.records}) == ["brute [1s]", "brute [30s]"]
-    again = run_suite(SuiteConfig([suite], ["brute"], Budget(timeout=30), db=db))
+    again = run_suite(SuiteConfig([suite], ["brute"], Budget(timeout=30), db=db),
+                      executor=in_process)
     assert again.resumed == 2 and len(runs_in(db)) == 4
 
 
@@ -74,7 +74,7 @@ def test_identical_boards_are_separate_tasks_judged_by_their_own_metadata(tmp_pa
         (folder / f"{name}.txt").write_text(ALL_ON)
     (folder / "d.txt").write_text("# expect-objective: 2\n" + ALL_ON)
     db = tmp_path / "d.sqlite"
-    outcome = run_suite(SuiteConfig([folder], ["hand"], db=db))
+    outcome = run_suite(SuiteConfig([folder], ["hand"], db=db), executor=in_process)
     assert len(outcome.records) == 4
     wrong = [r for r in outcome.records if r.status is Status.WRONG]
     assert [Path(r.path).name for r in wrong] == ["d.txt"]
@@ -89,40 +89,42 @@ def test_identical_boards_are_separate_tasks_judged_by_their_own_metadata(tmp_pa
     assert (hand["runs"], hand["wrong"]) == (4, 1)
 
 
-def test_resume_says_what_it_does_and_fresh_runs_again(suite, tmp_path):
+def test_resume_says_what_it_does_and_fresh_runs_again(suite, tmp_path, cli):
     db = tmp_path / "f.sqlite"
-    args = ("bench", str(suite), "--backends", "brute", "--db", str(db), "--quiet")
-    assert twinsolve(*args, cwd=tmp_path).returncode == 0
-    again = twinsolve(*args, cwd=tmp_path)
+    args = ("bench", str(suite), "--backends", "brute", "--db", str(db), "--quiet", "--jobs", "1")
+    assert cli(*args, cwd=tmp_path).returncode == 0
+    again = cli(*args)
     assert again.returncode == 0
     assert "resuming: 2 of 2 runs already stored" in again.stderr
-    fresh = twinsolve(*args, "--fresh", cwd=tmp_path)
+    fresh = cli(*args, "--fresh")
     assert fresh.returncode == 0 and "resuming" not in fresh.stderr
     stored = runs_in(db)
     assert len(stored) == 4 and {r[3] for r in stored} == {1, 3}
 
 
-def test_a_mistyped_backend_stores_nothing(suite, tmp_path):
+def test_a_mistyped_backend_stores_nothing(suite, tmp_path, cli):
     db = tmp_path / "typo.sqlite"
-    proc = twinsolve("bench", str(suite), "--backends", "hand,brute,sat:nosuch", "--db",
-                     str(db), cwd=tmp_path)
+    proc = cli("bench", str(suite), "--backends", "hand,brute,sat:nosuch", "--db", str(db),
+               cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert "nosuch" in proc.stderr and "Traceback" not in proc.stderr
     assert not db.exists()
 
 
 def test_a_backend_named_twice_runs_and_counts_once(suite, tmp_path):
-    outcome = run_suite(SuiteConfig([suite], ["brute", "brute"], db=tmp_path / "t.sqlite"))
+    outcome = run_suite(SuiteConfig([suite], ["brute", "brute"], db=tmp_path / "t.sqlite"),
+                        executor=in_process)
     assert len(outcome.records) == 2
     assert len(runs_in(tmp_path / "t.sqlite")) == 2
 
 
 def test_the_suite_root_not_the_spelling_of_the_path_names_a_task(suite, tmp_path):
     db = tmp_path / "p.sqlite"
-    run_suite(SuiteConfig([suite], ["brute"], db=db))
+    run_suite(SuiteConfig([suite], ["brute"], db=db), executor=in_process)
     assert {r[0] for r in runs_in(db)} == {"a.txt", "b.txt"}
     relative = os.path.relpath(suite, Path.cwd())
-    assert run_suite(SuiteConfig([relative + "/"], ["brute"], db=db)).resumed == 2
+    again = run_suite(SuiteConfig([relative + "/"], ["brute"], db=db), executor=in_process)
+    assert again.resumed == 2
 
 
 # A results database as twinsolve wrote it before runs were keyed by file and limits.
@@ -158,16 +160,16 @@ def test_a_schema_1_database_is_reported_unchanged_and_upgraded_by_bench(suite, 
     shown = load(db)
     assert db.read_bytes() == before
     assert [r.status for r in shown.records] == [Status.WRONG]  # expected 4, stored 5
-    outcome = run_suite(SuiteConfig([suite], ["brute"], db=db))
+    outcome = run_suite(SuiteConfig([suite], ["brute"], db=db), executor=in_process)
     assert outcome.resumed == 0 and len(outcome.records) == 2
     with Store(db) as store:
         assert store.upgraded_runs is None
         assert [r.path for r in store.records()][0] == "x/a.txt"
 
 
-def test_a_damaged_and_a_foreign_database_are_one_line_errors(suite, tmp_path):
+def test_a_damaged_and_a_foreign_database_are_one_line_errors(suite, tmp_path, cli):
     good = tmp_path / "good.sqlite"
-    run_suite(SuiteConfig([suite], ["brute"], db=good))
+    run_suite(SuiteConfig([suite], ["brute"], db=good), executor=in_process)
     damaged = tmp_path / "damaged.sqlite"
     data = bytearray(good.read_bytes())
     data[200:4000] = random.Random(0).randbytes(3800)
@@ -175,8 +177,7 @@ def test_a_damaged_and_a_foreign_database_are_one_line_errors(suite, tmp_path):
     foreign = tmp_path / "notes.sqlite"
     foreign.write_text("these are my notes\n")
     for db in (damaged, foreign):
-        proc = twinsolve("bench", str(suite), "--backends", "brute", "--db", str(db),
-                         cwd=tmp_path)
+        proc = cli("bench", str(suite), "--backends", "brute", "--db", str(db), cwd=tmp_path)
         lines = proc.stderr.strip().splitlines()
         assert proc.returncode == 2 and len(lines) == 1, (db, proc.stderr)
         assert lines[0].startswith(f"twinsolve: {db}") and "Traceback" not in proc.stderr
@@ -184,7 +185,7 @@ def test_a_damaged_and_a_foreign_database_are_one_line_errors(suite, tmp_path):
 
 def test_no_damage_to_a_database_gives_anything_but_a_usage_error(suite, tmp_path):
     good = tmp_path / "good.sqlite"
-    run_suite(SuiteConfig([suite], ["brute"], db=good))
+    run_suite(SuiteConfig([suite], ["brute"], db=good), executor=in_process)
     original = good.read_bytes()
     outcomes = set()
     for seed in range(40):
@@ -206,7 +207,7 @@ def test_no_damage_to_a_database_gives_anything_but_a_usage_error(suite, tmp_pat
 
 def test_a_read_only_database_is_refused_before_anything_runs(suite, tmp_path, monkeypatch):
     db = tmp_path / "ro.sqlite"
-    run_suite(SuiteConfig([suite], ["brute"], db=db))
+    run_suite(SuiteConfig([suite], ["brute"], db=db), executor=in_process)
     before = db.read_bytes()
     real = sqlite3.connect
 
@@ -219,14 +220,14 @@ def test_a_read_only_database_is_refused_before_anything_runs(suite, tmp_path, m
 
     monkeypatch.setattr(sqlite3, "connect", read_only)
     with pytest.raises(UsageError, match="read-only"):
-        run_suite(SuiteConfig([suite], ["brute"], Budget(timeout=3), db=db))
+        run_suite(SuiteConfig([suite], ["brute"], Budget(timeout=3), db=db), executor=in_process)
     assert db.read_bytes() == before
 
 
 def test_report_falls_back_to_immutable_where_sqlite_may_not_write(suite, tmp_path,
                                                                      monkeypatch):
     db = tmp_path / "r.sqlite"
-    run_suite(SuiteConfig([suite], ["brute"], db=db))
+    run_suite(SuiteConfig([suite], ["brute"], db=db), executor=in_process)
     real = sqlite3.connect
 
     def refuse_rw(database, *args, **kwargs):  # what SQLite says where it cannot make -shm
@@ -245,6 +246,7 @@ def test_undecodable_names_are_stored_not_a_traceback(tmp_path):
     name = os.fsdecode(b"board-\xff.txt")
     (folder / name).write_text(ALL_ON)
     db = tmp_path / "n.sqlite"
+    # a real process: the session stores its argv
     proc = twinsolve("bench", os.fsdecode(os.fsencode(folder / name)), "--backends", "brute",
                      "--db", str(db), "--quiet", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -254,15 +256,15 @@ def test_undecodable_names_are_stored_not_a_traceback(tmp_path):
     assert "board-\\xff.txt" in argv and path.endswith("board-\\xff.txt")
 
 
-def test_skip_invalid_runs_the_valid_files_and_records_the_others(suite, tmp_path):
+def test_skip_invalid_runs_the_valid_files_and_records_the_others(suite, tmp_path, cli):
     (suite / "broken.txt").write_text("lightsout 3 3\n111\n")
     with pytest.raises(UsageError) as refused:
-        run_suite(SuiteConfig([suite], ["brute"], db=tmp_path / "x.sqlite"))
+        run_suite(SuiteConfig([suite], ["brute"], db=tmp_path / "x.sqlite"), executor=in_process)
     assert "broken.txt" in str(refused.value) and not (tmp_path / "x.sqlite").exists()
     db = tmp_path / "s.sqlite"
     said: list[str] = []
     outcome = run_suite(SuiteConfig([suite], ["brute"], db=db, skip_invalid=True),
-                        say=said.append)
+                        say=said.append, executor=in_process)
     assert len(outcome.records) == 2 and len(outcome.invalid) == 1
     assert said == ["skipping 1 invalid instance file (--skip-invalid; listed with the "
                     "results)"]
@@ -270,9 +272,8 @@ def test_skip_invalid_runs_the_valid_files_and_records_the_others(suite, tmp_pat
     with sqlite3.connect(db) as connection:
         (message,), = connection.execute("SELECT message FROM invalid").fetchall()
     assert "broken.txt" in message and json.dumps(message)
-    shown = subprocess.run([sys.executable, "-m", "twinsolve", "bench", str(suite), "--backends",
-                            "brute", "--db", str(db), "--skip-invalid", "--quiet"],
-                           capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    shown = cli("bench", str(suite), "--backends", "brute", "--db", str(db), "--skip-invalid",
+                "--quiet", cwd=tmp_path)
     listed = shown.stdout.split("invalid files skipped (1):")[1]
     assert shown.returncode == 0 and "broken.txt:" in listed.splitlines()[1]
 
@@ -284,7 +285,7 @@ def test_specs_a_puzzle_does_not_run_are_two_unsupported_runs_not_one(tmp_path):
     (folder / "c.txt").write_text("cave 2 2\n2 -\n- -\n")
     outcome = run_suite(SuiteConfig([folder], ["hand", "hand:probe=false", "puzzlekit",
                                                "puzzlekit:workers=2"], Budget(timeout=5),
-                                    db=tmp_path / "m.sqlite"))
+                                    db=tmp_path / "m.sqlite"), executor=in_process)
     lights = sorted((r.backend, r.status.value) for r in outcome.records if r.puzzle ==
                     "lightsout")
     assert lights == [("hand", "optimal"), ("hand:probe=false", "unsupported"),

@@ -7,12 +7,11 @@ ratios); the command runs on two databases the real harness wrote.
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import in_process
 from rich.console import Console
 
 from twinsolve.bench.columns import format_value
@@ -115,7 +114,7 @@ def test_markdown_and_latex_of_a_comparison():
     assert "| lightsout | hand | 1 | 2 | 0 | 0 | 5.50 s | 1.00 s | 0.18x |" in md
     tex = comparison_latex_text(comparison)
     assert "lightsout & hand & 1 & 2 & 0 & 0 & 5.50 s & 1.00 s & 0.18x" in tex
-    assert "% twinsolve report: A = a.sqlite, B = b.sqlite" in tex
+    assert "% A = a.sqlite · " in tex and "% B = b.sqlite · " in tex
 
 
 # ------------------------------------------------------------------ the command
@@ -131,20 +130,15 @@ def two_dbs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         (folder / name).write_text(text)
     out = tmp_path_factory.mktemp("dbs")
     a, b = out / "a.sqlite", out / "b.sqlite"
-    run_suite(SuiteConfig(paths=[folder], backends=["brute"], db=a, jobs=1))
+    run_suite(SuiteConfig(paths=[folder], backends=["brute"], db=a), executor=in_process)
     (folder / "corners.txt").write_text("lightsout 3 3\n101\n000\n101\n")  # only B has it
-    run_suite(SuiteConfig(paths=[folder], backends=["brute"], db=b, jobs=1))
+    run_suite(SuiteConfig(paths=[folder], backends=["brute"], db=b), executor=in_process)
     return a, b
 
 
-def _report(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "twinsolve", "report", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
-
-
-def test_cli_compares_two_databases(two_dbs, tmp_path):
+def test_cli_compares_two_databases(two_dbs, tmp_path, cli):
     a, b = two_dbs
-    done = _report(str(a), str(b), "--html", str(tmp_path / "c.html"), "--markdown",
+    done = cli("report", str(a), str(b), "--html", str(tmp_path / "c.html"), "--markdown",
                    str(tmp_path / "c.md"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert f"A = {a}" in done.stdout and f"B = {b}" in done.stdout
@@ -159,20 +153,20 @@ def test_cli_compares_two_databases(two_dbs, tmp_path):
 
 
 @pytest.mark.parametrize("extra", [["--csv", "x.csv"], ["--plots", "p"], ["--json", "x.json"]])
-def test_single_database_outputs_are_refused_for_two(two_dbs, tmp_path, extra):
+def test_single_database_outputs_are_refused_for_two(two_dbs, tmp_path, extra, cli):
     a, b = two_dbs
-    done = _report(str(a), str(b), *extra, cwd=tmp_path)
+    done = cli("report", str(a), str(b), *extra, cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip() == (f"twinsolve: report: {extra[0]} reads one database; to "
                                    "compare two, use --html, --markdown or --latex")
     assert list(tmp_path.iterdir()) == []
 
 
-def test_three_databases_or_the_same_one_twice_are_usage_errors(two_dbs, tmp_path):
+def test_three_databases_or_the_same_one_twice_are_usage_errors(two_dbs, tmp_path, cli):
     a, b = two_dbs
-    three = _report(str(a), str(b), str(a), cwd=tmp_path)
+    three = cli("report", str(a), str(b), str(a), cwd=tmp_path)
     assert three.returncode == 2
     assert three.stderr.strip() == "twinsolve: report: compares at most two databases (A B), not 3"
-    same = _report(str(a), str(a), cwd=tmp_path)
+    same = cli("report", str(a), str(a), cwd=tmp_path)
     assert same.returncode == 2 and len(same.stderr.strip().splitlines()) == 1
     assert "the same database twice" in same.stderr

@@ -23,11 +23,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import device_twin, snapshot
+from conftest import device_twin, in_process, snapshot
 
-from twinsolve.bench.execute import record_of
 from twinsolve.bench.plan import Budget, content_hash
 from twinsolve.bench.results import load
+from twinsolve.bench.store import SCHEMA_VERSION
 from twinsolve.bench.suite import SuiteConfig, run_suite
 from twinsolve.cli import main
 from twinsolve.core.limits import Limits
@@ -36,13 +36,6 @@ from twinsolve.core.run import load_file, run
 BOARDS = {"lights/a.txt": "lightsout 3 3\n111\n111\n111\n",
           "lights/b.txt": "# expect-objective: 1\nlightsout 3 3\n010\n111\n010\n",
           "lights/deep/c.txt": "lightsout 2 3\n110\n011\n"}
-
-
-def _in_process(tasks, budget):
-    """The harness's executor without worker processes: the database is what matters."""
-    for task in tasks:
-        result = run(task.instance, task.backend, Limits(timeout=budget.timeout))
-        yield task, record_of(task, result, 0.01, 0.01, budget.timeout)
 
 
 def _write_suite(root: Path) -> Path:
@@ -63,7 +56,7 @@ def good(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("made")
     db = folder / "good.sqlite"
     run_suite(SuiteConfig([_write_suite(folder / "suite")], ["brute"], Budget(timeout=10),
-                          db=db), executor=_in_process)
+                          db=db), executor=in_process)
     return db
 
 
@@ -146,7 +139,7 @@ def test_an_old_run_goes_to_the_file_it_came_from(suite, tmp_path):
     file shares its answer."""
     (suite / "copy.txt").write_text(BOARDS["lights/a.txt"])
     db = _old_database(tmp_path / "old.sqlite", [suite / "lights" / "a.txt"])
-    outcome = run_suite(SuiteConfig([suite], ["brute"], db=db), executor=_in_process)
+    outcome = run_suite(SuiteConfig([suite], ["brute"], db=db), executor=in_process)
     assert (outcome.resumed, outcome.reused) == (1, 1)
     assert [(path, reused) for _, path, reused in _runs(db)][:2] == [
         ("lights/a.txt", None), ("copy.txt", 1)]
@@ -200,10 +193,13 @@ def _foreign(tmp_path: Path, good: Path) -> Path:
     return db
 
 
+NEWER = SCHEMA_VERSION + 1
+
+
 def _newer(tmp_path: Path, good: Path) -> Path:
     db = _copy(good, tmp_path / "newer.sqlite")
     with sqlite3.connect(db) as connection:
-        connection.execute("PRAGMA user_version = 3")
+        connection.execute(f"PRAGMA user_version = {NEWER}")
         connection.execute("ALTER TABLE runs RENAME COLUMN instance_path TO source")
     connection.close()
     return db
@@ -239,7 +235,7 @@ KINDS = {
     "damaged": (_damaged, "damaged results database", True),
     "truncated": (_truncated, "truncated results database", True),
     "foreign": (_foreign, "not a twinsolve results database (no 'runs' table)", True),
-    "newer": (_newer, "schema 3, made by a newer twinsolve", True),
+    "newer": (_newer, f"schema {NEWER}, made by a newer twinsolve", True),
     "empty": (_empty, "an empty file, not a results database", True),
     "fifo": (_fifo, "not a regular file (a named pipe)", True),
     "folder": (_folder, "not a regular file (a folder)", True),
@@ -326,7 +322,7 @@ _ONE_MORE_RUN = ("INSERT INTO runs SELECT NULL, session_id, task_hash, 'again.tx
                  "options, seed, limits, instance_hash, instance_path, puzzle, backend_spec, "
                  "status, objective, is_unique, count, verified, wall_s, cpu_s, build_s, "
                  "solve_s, nodes, stats, message, solution, metadata, timeout_s, memory_mb, "
-                 "reused_from, finished FROM runs WHERE id = 1")
+                 "reused_from, finished, mem_mb, load FROM runs WHERE id = 1")
 
 
 def test_a_report_leaves_a_killed_benchs_wal_file_alone(good, tmp_path, capsys):
@@ -343,7 +339,7 @@ def test_a_report_leaves_a_killed_benchs_wal_file_alone(good, tmp_path, capsys):
 def test_a_refused_database_keeps_its_wal_file(good, tmp_path, capsys):
     """A newer twinsolve killed while writing: bench refuses the database, and its close
     does not copy the -wal file into it either."""
-    db = _killed(good, tmp_path, "PRAGMA user_version = 3")
+    db = _killed(good, tmp_path, f"PRAGMA user_version = {NEWER}")
     before = _files(db)
     _refused(capsys, _bench(good.parent / "suite", db), db, "made by a newer twinsolve")
     assert _files(db) == before
@@ -354,7 +350,7 @@ def test_a_symlink_db_works_on_its_target(suite, tmp_path, capsys):
     target.parent.mkdir()
     link = tmp_path / "link.sqlite"
     link.symlink_to(target)
-    run_suite(SuiteConfig([suite], ["brute"], db=link), executor=_in_process)
+    run_suite(SuiteConfig([suite], ["brute"], db=link), executor=in_process)
     assert link.is_symlink() and len(_runs(target)) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "link.sqlite", "suite"]
     assert main(_bench(suite, link)) == 0
@@ -373,7 +369,7 @@ def test_a_new_database_is_whole_or_absent(suite, tmp_path, capsys):
         run_suite(SuiteConfig([suite], ["brute"], db=db),
                   executor=lambda tasks, budget: (_ for _ in ()).throw(KeyboardInterrupt))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.sqlite", "suite"]
-    assert run_suite(SuiteConfig([suite], ["brute"], db=db), executor=_in_process).planned == 3
+    assert run_suite(SuiteConfig([suite], ["brute"], db=db), executor=in_process).planned == 3
 
 
 # ---------------------------------------------------------------- what bench says
@@ -418,7 +414,7 @@ def test_ctrl_c_says_what_is_stored_and_the_same_command_resumes(tmp_path, capsy
 def test_the_summary_and_its_legend_fit_80_columns(suite, tmp_path, capsys, monkeypatch):
     db = tmp_path / "w.sqlite"
     backends = ["brute", "hand", "cpsat"]
-    run_suite(SuiteConfig([suite], backends, db=db), executor=_in_process)
+    run_suite(SuiteConfig([suite], backends, db=db), executor=in_process)
     monkeypatch.setenv("COLUMNS", "80")
     for args in (["bench", str(suite), "--backends", ",".join(backends), "--db", str(db)],
                  ["report", str(db)]):

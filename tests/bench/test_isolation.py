@@ -21,10 +21,10 @@ import pytest
 
 import twinsolve
 from twinsolve.bench.isolation import WorkerProcess
-from twinsolve.core import tether
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
+from twinsolve.system import tether
 
 CAVE = "cave 3 3\n- - -\n- 3 -\n- - -\n"
 FAKE_SOLVER = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'dimacs_solver.py'}"
@@ -197,7 +197,7 @@ def test_a_run_over_the_budget_is_memout_in_the_harness_too():
         worker.close()
 
 
-def test_the_memory_budget_does_not_count_the_workers_own_imports(tmp_path):
+def test_the_memory_budget_does_not_count_the_workers_own_imports(tmp_path, cli):
     folder = tmp_path / "tiny"
     folder.mkdir()
     # brute takes a few hundred ms on the 4x4 board: long enough to be polled
@@ -205,18 +205,15 @@ def test_the_memory_budget_does_not_count_the_workers_own_imports(tmp_path):
         size = len(board.split()[0])
         (folder / f"{name}.txt").write_text(f"lightsout {size} {size}\n{board}")
     db = tmp_path / "x.sqlite"
-    proc = subprocess.run(
-        [sys.executable, "-m", "twinsolve", "bench", "tiny", "--backends", "cpsat,brute,sat",
-         "--memory", "100", "--jobs", "1", "--db", str(db), "--quiet"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    proc = cli("bench", "tiny", "--backends", "cpsat,brute,sat", "--memory", "100", "--jobs",
+               "1", "--db", db, "--quiet", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     with sqlite3.connect(db) as connection:
         statuses = [s for (s,) in connection.execute("SELECT status FROM runs")]
     assert len(statuses) == 6 and set(statuses) == {"optimal"}
 
 
-def test_bench_help_says_what_memory_measures():
-    proc = subprocess.run([sys.executable, "-m", "twinsolve", "bench", "--help"],
-                          capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, COLUMNS="200"))
+def test_bench_help_says_what_memory_measures(cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    proc = cli("bench", "--help")
     assert "may add to its worker's resident memory at its peak" in proc.stdout

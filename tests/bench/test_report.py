@@ -12,8 +12,6 @@ import csv
 import json
 import re
 import sqlite3
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -70,7 +68,9 @@ def test_csv_has_every_run_with_raw_status_and_verdict(db, full):
     (count,), = _query(db, "SELECT COUNT(*) FROM runs")
     assert len(rows) == count == len(INSTANCES) * len(BACKENDS)
     stored = [c for (_, c, *_rest) in _query(db, "PRAGMA table_info(runs)")]
-    assert [c for c in header if c not in ("verdict", "verdict_message")] == stored
+    at = stored.index("solution")  # the solution as its hash and size, never whole
+    assert [c for c in header if c not in ("verdict", "verdict_message")] == [
+        *stored[:at], "solution_sha256", "solution_size", *stored[at + 1:]]
     assert header[header.index("status") + 1] == "verdict"
     by_backend: dict[str, set[tuple[str, str]]] = {}
     for row in rows:
@@ -125,8 +125,9 @@ def test_html_is_one_self_contained_page(full):
     page = (out / "page.html").read_text()
     plots = len([p for p in result.written if p.suffix == ".svg"])
     pictures = page.count('<figure class="picture"><svg')  # the gallery (test_report_pictures)
-    assert plots == 5 and pictures >= 1
-    assert page.count("<svg") == plots + pictures
+    details = page.count('<template id="detail-picture')   # each solved task's, for its detail
+    assert plots == 5 and pictures >= 1 and details == 3   # brute solved three tasks
+    assert page.count("<svg") == plots + pictures + details
     assert "<table" in page and "virtual best" in page and "fault-crash" in page
     assert "worker killed by SIGSEGV" in page  # the problems table
     assert "expected 99" in page               # a verdict's reason
@@ -147,24 +148,19 @@ def test_same_database_gives_identical_svgs_and_page(db, full, tmp_path):
     assert (out / "page.html").read_bytes() == (tmp_path / "page.html").read_bytes()
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "twinsolve", "report", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
-
-
-def test_cli_prints_the_table_and_each_file_written(db, tmp_path):
-    done = _cli(str(db), "--csv", str(tmp_path / "runs.csv"))
+def test_cli_prints_the_table_and_each_file_written(db, tmp_path, cli):
+    done = cli("report", str(db), "--csv", str(tmp_path / "runs.csv"))
     assert done.returncode == 0, done.stderr
     assert "virtual best" in done.stdout and "PAR-2" in done.stdout
     assert done.stdout.rstrip().splitlines()[-1] == f"wrote {tmp_path / 'runs.csv'}"
 
 
 @pytest.mark.parametrize("content", [None, b"just some text\n", b""])
-def test_missing_or_foreign_database_is_a_usage_error(tmp_path, content):
+def test_missing_or_foreign_database_is_a_usage_error(tmp_path, content, cli):
     path = tmp_path / "results.sqlite"
     if content is not None:
         path.write_bytes(content)
-    done = _cli(str(path), "--csv", str(tmp_path / "x.csv"))
+    done = cli("report", str(path), "--csv", str(tmp_path / "x.csv"), cwd=tmp_path)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     assert str(path) in done.stderr

@@ -8,7 +8,7 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 
-from conftest import ROOT, twinsolve
+from conftest import ROOT
 
 INSTANCES = ROOT / "instances"
 
@@ -20,19 +20,19 @@ def figures(page: str) -> list[tuple[str, str]]:
                       page, re.S)
 
 
-def test_the_report_draws_solved_instances_and_each_backends_slowest(tmp_path):
+def test_the_report_draws_solved_instances_and_each_backends_slowest(tmp_path, cli):
     suite = tmp_path / "suite"
     (suite / "lightsout").mkdir(parents=True)
     for name in ("all-on-03x03.txt", "all-on-04x04.txt", "all-on-05x05.txt",
                  "all-on-06x06.txt"):
         shutil.copy(INSTANCES / "lightsout" / name, suite / "lightsout" / name)
-    done = twinsolve("bench", "suite", "--backends", "hand,sat", "--quick", "--quiet",
-                     "--db", "r.sqlite", "--jobs", "1", cwd=tmp_path)
+    done = cli("bench", "suite", "--backends", "hand,sat", "--quick", "--quiet",
+               "--db", "r.sqlite", "--jobs", "1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     # the 3x3 file changes after the run: its picture would not be of the run's instance
     changed = suite / "lightsout" / "all-on-03x03.txt"
     changed.write_text(changed.read_text().replace("111", "110", 1))
-    done = twinsolve("report", "r.sqlite", "--html", "r.html", cwd=tmp_path)
+    done = cli("report", "r.sqlite", "--html", "r.html")
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "r.html").read_text()
     shown = figures(page)

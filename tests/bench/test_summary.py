@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -87,10 +85,10 @@ def test_summary_fits_the_terminal_without_cutting_a_cell(width):
 def test_every_failure_count_stays_at_80_columns():
     text = render(summarise(realistic()), 80)
     header = _block_lines(text, "cave")[0].split()
-    assert {"solved", "wins", "only", "feas", "wrong", "t/o", "mem", "crash", "other",
+    assert {"solved", "wins", "only", "feas", "wrong", "t/o", "m/o", "crash", "other",
             "PAR-2"} <= set(header)
     words = " ".join(text.split())  # the notes wrap at 80 columns
-    assert "t/o = timeout" in words and "mem = memout" in words  # the legend of abbreviations
+    assert "t/o = timeout" in words and "m/o = memout" in words  # the legend of abbreviations
     assert "--wide shows every one" in words                      # something was left out
 
 
@@ -199,13 +197,11 @@ def test_no_problems_prints_nothing():
     assert console.export_text() == ""
 
 
-def test_bench_lists_the_problem_runs_before_the_table(tmp_path: Path):
+def test_bench_lists_the_problem_runs_before_the_table(tmp_path: Path, cli):
     (tmp_path / "one.txt").write_text("lightsout 2 2\n11\n11\n")
     (tmp_path / "two.txt").write_text("# expect-objective: 3\nlightsout 2 2\n10\n01\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "twinsolve", "bench", str(tmp_path), "--backends",
-         "brute,fault-wrong", "--db", str(tmp_path / "r.sqlite"), "--jobs", "1", "--quiet",
-         "--timeout", "20"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    done = cli("bench", tmp_path, "--backends", "brute,fault-wrong", "--db", tmp_path / "r.sqlite",
+               "--jobs", "1", "--quiet", "--timeout", "20", cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     first = lines.index(next(line for line in lines if line.startswith("problems (")))

@@ -19,7 +19,8 @@ import twinsolve
 from twinsolve import InstanceError, Limits, Result, Status, UsageError
 from twinsolve.bench.records import RunRecord
 from twinsolve.bench.verdict import against_metadata
-from twinsolve.core.limits import Deadline, interrupt_deferred, on_interrupt
+from twinsolve.core.limits import Deadline
+from twinsolve.system.interrupts import interrupt_deferred, on_interrupt
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_ON = "lightsout 3 3\n111\n111\n111\n"

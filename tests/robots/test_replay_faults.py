@@ -164,7 +164,7 @@ def _set(path: tuple, value: Any):
     (("turns", 2, "undos_left"), 4, "turn 2: undos_left: 4 is not a whole number 0..3"),
     (("turns", 4, "tick"), 9, "turn 4: tick: 9 is out of order"),
     (("turns", 0, "tick"), 1, "turn 0: tick: 1 is out of order (the first turn is on tick 0)"),
-    (("turns", 2, "tick"), 100_000, "turn 2: tick: 100000 is not a whole number 0..399"),
+    (("turns", 2, "tick"), 100_000, "turn 2: tick: 100000 is not a whole number 0..400"),
     pytest.param(("turns", 2, "robots", 1, "nodes"), 10**4000, "robots[1].nodes: a number of "
                  "4001 digits is not a whole number 0..9007199254740991", id="4001-digit-nodes"),
     (("turns", 2, "robots", 1, "path"), [[1, 2, 3]], "robots[1].path[0]: [1, 2, 3] is not a "

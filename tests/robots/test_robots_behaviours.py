@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from twinsolve.robots.ai import SWEEP_RADIUS, SWEEP_TURNS, Mode, Planner
+from twinsolve.robots.ai import LOOKAHEAD, SWEEP_TURNS, Mode, Planner, predicted_point
 from twinsolve.robots.game import Game, Outcome
 from twinsolve.robots.level import parse
 
@@ -20,28 +20,99 @@ def cell(game: Game, r: int, c: int) -> int:
     return r * game.level.cols + c
 
 
+# -- the sentinel ----------------------------------------------------------------------------
+
 def test_the_sentinel_ends_on_the_chokepoint_between_the_player_and_the_exit():
     game, planner = new_game("robots 3 13\n"
-                       ".......#.....\n"
-                       ".P.........S.\n"
-                       ".......#....E\n"
-                       "robot-vision 12\n")
+                             ".......#.....\n"
+                             ".P.........S.\n"
+                             ".......#....E\n"
+                             "robot-vision 12\n")
     sentinel = game.state.robots[0]
     for _ in range(8):
         game.play("W")
     exit_cell, start = game.exit, cell(game, 1, 1)
     assert game.grid.separators(start, exit_cell) == [cell(game, 1, c) for c in (6, 7, 8)]
-    assert sentinel.cell == cell(game, 1, 8)          # the chokepoint nearest to itself
-    assert planner.minds[0].intent == "guard chokepoint" and planner.minds[0].mode is not Mode.CHASE
+    # Alerted (it sees the player), the way out nearest the player that it holds in time.
+    assert sentinel.cell == cell(game, 1, 6) == planner.minds[0].post
+    assert planner.minds[0].intent == "guard chokepoint" and planner.minds[0].mode is Mode.ALERT
     assert game.state.outcome is Outcome.PLAYING       # it holds: it never chased
 
 
+def test_the_sentinel_never_steps_off_its_post_to_capture_but_walking_into_it_is_caught():
+    game, planner = new_game("robots 3 11\n"
+                             "#####.#####\n"
+                             "P.........E\n"
+                             "#####S#####\n")
+    sentinel = game.state.robots[0]
+    while sentinel.cell not in game.grid.neighbours[game.state.player]:
+        game.play("R")                                 # up to the sentinel on its post
+        assert game.state.outcome is Outcome.PLAYING
+    post = sentinel.cell
+    assert post == planner.minds[0].post
+    for _ in range(4):
+        game.play("W")                                 # next to it: it holds, no step onto them
+        assert sentinel.cell == post and game.state.outcome is Outcome.PLAYING
+    into = "R" if post == game.state.player + 1 else "D"
+    assert game.play(into) == ["captured"]             # walking into it is a capture
+    assert sentinel.cell == post == game.state.player
+
+
+def test_the_sentinels_post_is_chosen_again_only_when_the_last_known_cell_changes():
+    game, planner = new_game("robots 3 16\n"
+                             "################\n"
+                             "P.....S........E\n"
+                             "################\n"
+                             "robot-vision 9\n")
+    chosen = []
+    for action in "WWRRWWW":
+        game.play(action)
+        mind = planner.minds[0]
+        chosen.append((mind.post_against, mind.post))
+    againsts = [against for against, _ in chosen]
+    assert againsts[:2] == [game.start] * 2            # it sees them at the entry
+    assert len(set(againsts)) == 3                     # then where they stepped, twice
+    for (before, post_before), (after, post_after) in zip(chosen, chosen[1:], strict=False):
+        if before == after:
+            assert post_before == post_after           # the same cell: the same post
+
+
+def test_a_sentinel_never_takes_the_exit_its_doorstep_or_the_entry_as_its_post():
+    game, planner = new_game("robots 1 9\n"
+                             "P.S....E.\n")
+    for _ in range(6):
+        game.play("W")
+    post = planner.minds[0].post
+    assert post not in (game.exit, cell(game, 0, 6), cell(game, 0, 8), game.start)
+    assert game.state.robots[0].cell == post
+
+
+def test_a_robot_behind_a_closed_door_walks_up_to_it_and_waits_there():
+    """Never standing still with an empty path while a route exists: a door closed for
+    long between it and its target, it walks the maze's route up to the door."""
+    game, planner = new_game("robots 3 14\n"
+                             "##############\n"
+                             "P.......D...HE\n"
+                             "##############\n"
+                             "door 1 8 period 40 open 1 phase 39\n")
+    hunter = game.state.robots[0]
+    planner.minds[0].mode, planner.minds[0].last_known = Mode.SEARCH, cell(game, 1, 2)
+    game.play("W")
+    assert planner.minds[0].path and planner.minds[0].path[0] == hunter.cell
+    for _ in range(6):
+        game.play("W")
+    assert hunter.cell == cell(game, 1, 9)              # at the closed door, waiting
+    assert planner.minds[0].path[:2] == (cell(game, 1, 9), cell(game, 1, 8))
+
+
+# -- the hunter ------------------------------------------------------------------------------
+
 def test_the_hunter_goes_to_the_last_known_cell_after_losing_sight():
     game, planner = new_game("robots 3 9\n"
-                       "H......P.\n"
-                       "#######.#\n"
-                       "E........\n"
-                       "robot-vision 10\n")
+                             "H......P.\n"
+                             "#######.#\n"
+                             "E........\n"
+                             "robot-vision 10\n")
     hunter = game.state.robots[0]
     game.play("W")                                     # seen: the chase begins
     assert planner.minds[0].mode is Mode.CHASE and planner.minds[0].target == cell(game, 0, 7)
@@ -56,11 +127,81 @@ def test_the_hunter_goes_to_the_last_known_cell_after_losing_sight():
     assert planner.minds[0].mode is Mode.CHASE and planner.minds[0].target == game.state.player
 
 
+def test_a_planned_path_starts_at_the_robots_cell_and_ends_at_its_target():
+    game, planner = new_game("robots 3 9\n"
+                             "H......P.\n"
+                             "#######.#\n"
+                             "E........\n"
+                             "robot-vision 10\n")
+    game.play("W")
+    mind, body = planner.minds[0], game.state.robots[0]
+    assert mind.path[0] == body.cell == cell(game, 0, 1) and mind.path[-1] == mind.target
+
+
+# -- the interceptor -------------------------------------------------------------------------
+
+# Two ways east: the player's, along the top with a bend, and a straight corridor below.
+# Stepping on the alarms (r) they are heard, heading east, by the robot down below.
+JUNCTION = ("robots 7 15\n"
+            "###############\n"
+            "#Prr...#......#\n"
+            "#.####.#.####.#\n"
+            "#.#E##...####.#\n"
+            "#.###########.#\n"
+            "#...{robot}.........#\n"
+            "###############\n")
+EAST = "RRRRRDDRRUURRRRRDDDD"  # the player's way: east along the top, round the bend
+
+
+def walk_east(kind: str) -> tuple[Game, list[tuple[int, int, int | None]]]:
+    """The player walks `EAST` until the end or a capture; per turn, the player's cell,
+    the robot's and its target."""
+    game, planner = new_game(JUNCTION.format(robot=kind))
+    seen = []
+    for action in EAST:
+        if game.state.outcome is not Outcome.PLAYING:
+            break
+        game.play(action)
+        seen.append((game.state.player, game.state.robots[0].cell, planner.minds[0].target))
+    return game, seen
+
+
+def test_the_interceptor_cuts_the_player_off_ahead_where_the_hunter_comes_up_behind():
+    """Heard heading east, the player is followed by the hunter round the west junction,
+    from behind, and lost; the interceptor takes the corridor below to the east junction,
+    ahead of them, and catches them coming the other way."""
+    hunter, followed = walk_east("H")
+    assert hunter.state.outcome is Outcome.PLAYING      # it came up behind, and lost them
+    assert cell(hunter, 1, 2) in [robot for _, robot, _ in followed]  # on their way
+    interceptor, cut_off = walk_east("I")
+    assert interceptor.state.outcome is Outcome.CAPTURED
+    cols = interceptor.level.cols
+    player, robot, _ = cut_off[-1]
+    assert robot == player == cell(interceptor, 1, 13)  # at the far junction
+    ahead = [target for _, _, target in cut_off[1:] if target is not None]
+    assert ahead and all(target % cols >= 8 for target in ahead)  # always east of the bend
+    assert cell(interceptor, 1, 2) not in [robot for _, robot, _ in cut_off]  # never behind
+
+
+def test_the_interceptors_ambush_cell_comes_from_the_whole_maze():
+    """None of the four cells ahead on the player's heading is one it reaches first: the
+    ambush lies off that route, at the far junction."""
+    game, planner = new_game(JUNCTION.format(robot="I"))
+    game.play("R")
+    game.play("R")
+    mind = planner.minds[0]
+    assert mind.heading == (0, 1) and mind.intent == "intercept"
+    predicted = predicted_point(game.grid, mind.last_known, mind.heading)
+    assert predicted == cell(game, 1, 6)                 # the wall at (1, 7) stops it
+    route = {mind.last_known + k for k in range(1, LOOKAHEAD + 1)}
+    assert mind.target not in route and mind.target == cell(game, 2, 13)
+
+
 def test_the_interceptor_waits_where_the_player_will_arrive():
     game, planner = new_game("robots 2 16\n"
-                       "P..............I\n"
-                       "E...............\n"
-                       "robot-vision 16\n")
+                             "P..............I\n"
+                             "E...............\n"
+                             "robot-vision 16\n")
     interceptor = game.state.robots[0]
     turns = []  # (player, interceptor, its target) after each turn
     while game.state.outcome is Outcome.PLAYING:
@@ -74,30 +215,54 @@ def test_the_interceptor_waits_where_the_player_will_arrive():
     assert cells[-1] > turns[-2][0]
 
 
-def test_two_scouts_sweep_a_region_without_claiming_the_same_cell_and_cover_it():
-    game, planner = new_game("robots 7 9\n"
-                             ".........\n"
-                             ".........\n"
-                             "C...P...C\n"
-                             ".........\n"
-                             ".........\n"
-                             "#########\n"
-                             "E........\n")
-    game.play("W")                                     # both see the player
-    game.state.player = cell(game, 6, 8)               # gone behind the wall: unseen, unheard
-    seen_claims, checked = [], set()
-    for _ in range(SWEEP_TURNS + 2):
+# -- the scout -------------------------------------------------------------------------------
+
+def test_two_scouts_sweep_the_whole_region_without_claiming_the_same_cell():
+    """The region of the last sighting is far larger than six steps round it: the scouts
+    sweep all of it, never claiming one cell twice in a turn, then forget and go home."""
+    game, planner = new_game("robots 7 21\n"
+                             ".....................\n"
+                             ".....................\n"
+                             "C...P...............C\n"
+                             ".....................\n"
+                             ".....................\n"
+                             "#####################\n"
+                             "E....................\n"
+                             "robot-vision 4\n")
+    game.play("W")                                     # the first scout sees the player
+    game.state.player = cell(game, 6, 20)              # gone behind the wall: unseen, unheard
+    claims, checked = [], set()
+    for _ in range(40):
         game.play("W")
-        first, second = game.state.robots
         checked |= planner.minds[0].checked | planner.minds[1].checked
-        if planner.minds[0].mode is Mode.SEARCH and planner.minds[1].mode is Mode.SEARCH:
-            seen_claims.append((planner.minds[0].target, planner.minds[1].target))
-    assert len(seen_claims) >= 5 and all(a != b for a, b in seen_claims)
-    region = {v for v, d in enumerate(game.grid.distances([cell(game, 2, 4)]))
-              if 0 <= d <= SWEEP_RADIUS}
-    assert region <= checked                           # the sweep covered the region
+        searching = [mind for mind in planner.minds if mind.mode is Mode.SEARCH]
+        if len(searching) == 2:
+            claims.append((searching[0].target, searching[1].target))
+    assert len(claims) >= 5 and all(a != b for a, b in claims)
+    region = {v for v, d in enumerate(game.grid.distances([cell(game, 2, 4)])) if d >= 0}
+    far = {v for v in region if game.grid.distances([cell(game, 2, 4)])[v] > 6}
+    assert far & checked                               # beyond a six-step radius
+    assert len(checked & region) >= 0.9 * len(region)  # the sweep covered the region
     assert all(mind.mode in (Mode.RETURN, Mode.PATROL) for mind in planner.minds)
 
+
+def test_a_scout_forgets_after_fourteen_fruitless_turns():
+    game, planner = new_game("robots 3 40\n"
+                             "C..P....................................\n"
+                             "########################################\n"
+                             "E.......................................\n"
+                             "robot-vision 6\n")
+    game.play("W")
+    game.state.player = cell(game, 2, 39)
+    modes = []
+    for _ in range(SWEEP_TURNS + 2):
+        game.play("W")
+        modes.append(planner.minds[0].mode)
+    assert modes[:SWEEP_TURNS - 1].count(Mode.SEARCH) == SWEEP_TURNS - 1
+    assert Mode.RETURN in modes[SWEEP_TURNS - 1:] or Mode.PATROL in modes[SWEEP_TURNS - 1:]
+
+
+# -- the ring --------------------------------------------------------------------------------
 
 def test_the_ring_takes_distinct_posts_around_the_last_known_cell():
     game, planner = new_game("robots 7 9\n"
@@ -118,28 +283,37 @@ def test_the_ring_takes_distinct_posts_around_the_last_known_cell():
                for post in posts)
 
 
-def test_a_sentinel_on_patrol_guards_the_way_from_the_entry_to_the_exit():
-    """Never seeing nor hearing the player, it walks to the separator of the entry cell
-    and the exit nearest to itself and holds it; a second sentinel takes another one,
-    and the door closing and opening moves neither."""
-    game, planner = new_game("robots 3 15\n"
-                       "......#..S.....\n"
-                       "P.....D..S....E\n"
-                       "......#........\n"
-                       "door 1 6 period 4 open 2 phase 0\n")
-    first, second = game.state.robots
-    separators = set(game.maze.separators(game.start, game.exit))
-    posts = set()
-    for _ in range(12):
-        game.play("W")
-        assert all(mind.mode is Mode.PATROL for mind in planner.minds)
-        posts.add((planner.minds[0].post, planner.minds[1].post))
-    assert len(posts) == 1                                # chosen once, kept through the doors
-    assert first.cell in separators and second.cell in separators
-    assert first.cell != second.cell
-    assert {first.cell, second.cell} == {cell(game, 1, c) for c in (6, 7)}
-    assert planner.minds[0].intent == planner.minds[1].intent == "guard chokepoint"
+POCKET = ("robots 3 12\n"
+          "P.......S..E\n"
+          ".##########.\n"
+          ".....HHH....\n"
+          "robot-vision 11\n")  # the sentinel sees the player all along the top row
 
+
+def test_ring_posts_are_distinct_and_never_a_sentinels_post():
+    """Three hunters alerted by the sentinel's sighting, none seeing or hearing the player
+    themselves: distinct posts round them, none of them the sentinel's."""
+    game, planner = new_game(POCKET)
+    for _ in range(3):
+        game.play("W")
+        ringed = [mind.target for mind in planner.minds if mind.intent == "hold ring"]
+        assert len(ringed) == 3 and len(set(ringed)) == 3
+        assert planner.minds[0].post not in ringed
+        around = game.grid.distances([game.state.player])
+        assert all(1 <= around[post] <= 4 for post in ringed)
+
+
+def test_a_ring_round_a_player_who_stays_put_closes_in():
+    game, planner = new_game(POCKET)
+    intents = set()
+    while game.state.outcome is Outcome.PLAYING and game.state.tick < 30:
+        game.play("W")
+        intents |= {mind.intent for mind in planner.minds}
+    assert {"hold ring", "close in"} <= intents
+    assert game.state.outcome is Outcome.CAPTURED
+
+
+# -- the scripted players ----------------------------------------------------------------------
 
 def test_the_evasive_player_waits_for_a_safe_way_then_runs_out_of_patience():
     from twinsolve.robots.players import PATIENCE, PLAYERS
@@ -155,4 +329,18 @@ def test_the_evasive_player_waits_for_a_safe_way_then_runs_out_of_patience():
     # the sentinel holds the corridor: the player keeps clear while patient, then goes
     assert game.state.outcome is Outcome.CAPTURED
     assert PATIENCE < len(actions) <= PATIENCE + 8
-    assert game.state.robots[0].cell == game.state.player   # caught next to its post
+    assert game.state.robots[0].cell == game.state.player   # walked into it at its post
+
+
+def test_the_cautious_player_stuns_the_sentinel_that_bars_the_way_and_slips_past():
+    from twinsolve.robots.players import PLAYERS
+    game, _ = new_game("robots 3 11\n"
+                       "###########\n"
+                       "Pe...S...*E\n"
+                       "###########\n")
+    player, rng = PLAYERS["cautious"](), random.Random(0)
+    actions = []
+    while game.state.outcome is Outcome.PLAYING and len(actions) < 40:
+        actions.append(player(game, rng))
+        game.play(actions[-1])
+    assert game.state.outcome is Outcome.WON and "X" in actions

@@ -1,23 +1,16 @@
 """Playing without a terminal: `twinsolve play LEVEL --moves M --json` and the scripted
-players, deterministic to the byte; the robots' searches equal networkx's on the shipped
-levels across door ticks; and the robots carry no search loop of their own."""
+players, deterministic to the byte; and the robots carry no search loop of their own (their
+searches against an independent path-finder: test_robots_pathfinder.py)."""
 
 from __future__ import annotations
 
 import ast
 import json
 
-import networkx as nx
 import pytest
 from conftest import ROOT
 
-from twinsolve.robots import play
-from twinsolve.robots.ai import costs
-from twinsolve.robots.game import Outcome
-from twinsolve.search.fields import astar_path, cost_field
-
 LEVELS = sorted((ROOT / "instances" / "robots").glob("*.txt"))
-
 
 
 def test_the_same_level_seed_and_moves_give_the_same_json_twice(cli):
@@ -64,40 +57,6 @@ def test_a_bad_level_file_names_its_line(tmp_path, cli):
                                    "uses '#', '.', 'g', 'r', 'D', '*', 'C', 'E', 'H', 'I', 'P', "
                                    "'S', 'e', 'k')")
     assert bad.read_text() == "robots 1 3\nP?E\n"
-
-
-def _graph(game):
-    g = nx.DiGraph()
-    grid, cost = game.grid, costs(game.tiles, game.state.tick, game.state.alarms)
-    for v in range(grid.size):
-        if grid.is_open(v):
-            g.add_node(v)
-            for w in grid.neighbours[v]:
-                if grid.is_open(w):
-                    g.add_edge(v, w, weight=cost[w])
-    return g, cost
-
-
-@pytest.mark.parametrize("path", LEVELS, ids=lambda p: p.name)
-def test_the_robots_searches_equal_networkx_across_door_ticks(path):
-    game = play.new_game(play.load(path))
-    for record in play.turns(game, play.scripted(game, "evasive", 12)):
-        if game.state.outcome is not Outcome.PLAYING:
-            break
-        g, cost = _graph(game)
-        undirected = g.to_undirected()
-        assert sorted(game.grid.articulation_points()) == sorted(nx.articulation_points(
-            undirected))
-        for body in game.state.robots:
-            field = cost_field(game.grid, [body.cell], cost)
-            expected = nx.single_source_dijkstra_path_length(g, body.cell)
-            assert {v: d for v, d in enumerate(field) if d >= 0} == expected
-            found = astar_path(game.grid, body.cell, game.state.player, cost)
-            if game.state.player in expected:
-                assert found is not None and found.cost == expected[game.state.player]
-            else:
-                assert found is None
-        assert record["tick"] + 1 == game.state.tick
 
 
 def test_the_robots_carry_no_search_loop_of_their_own():

@@ -1,7 +1,8 @@
 """Replays (`twinsolve play ... --record FILE`, `twinsolve play --replay FILE --verify`):
 a recorded game verifies, a tampered one fails naming its first differing turn, and a
 damaged or foreign file is one line, exit 2, with nothing written; the level list and
-the level numbers of `twinsolve play`."""
+the level numbers of `twinsolve play`. The commands run in the test's process
+(`conftest.cli`); the recording and one refusal in a real one (`conftest.twinsolve`)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def recorded(tmp_path_factory):
     return path
 
 
-def test_a_recorded_game_holds_its_level_seed_moves_and_every_turn(recorded):
+def test_a_recorded_game_holds_its_level_seed_moves_and_every_turn(recorded, cli):
     written = json.loads(recorded.read_text())
     assert written["format"] == replay.FORMAT and written["version"] == replay.VERSION
     assert written["level"] == {"name": "Gatehouse", "source": "instances/robots/level-2.txt",
@@ -35,12 +36,12 @@ def test_a_recorded_game_holds_its_level_seed_moves_and_every_turn(recorded):
     assert written["seed"] == 4
     assert written["moves"] == "".join(turn["action"] for turn in written["turns"])
     # the same game as the headless JSON lines of the same moves
-    lines = twinsolve("play", str(LEVEL_2), "--moves", written["moves"], "--seed", "4", "--json")
+    lines = cli("play", str(LEVEL_2), "--moves", written["moves"], "--seed", "4", "--json")
     assert [json.loads(line) for line in lines.stdout.splitlines()] == written["turns"]
 
 
-def test_a_recorded_game_verifies(recorded):
-    done = twinsolve("play", "--replay", str(recorded), "--verify")
+def test_a_recorded_game_verifies(recorded, cli):
+    done = cli("play", "--replay", str(recorded), "--verify")
     turns = len(json.loads(recorded.read_text())["turns"])
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.strip() == f"{recorded}: all {turns} turns verified"
@@ -50,13 +51,13 @@ def test_a_recorded_game_verifies(recorded):
                                                 (12, "shards_left", 0),
                                                 (3, "events", ["won"])])
 def test_a_tampered_replay_fails_naming_the_first_differing_turn(recorded, tmp_path, turn,
-                                                                 field, value):
+                                                                 field, value, cli):
     written = json.loads(recorded.read_text())
     written["turns"][turn][field] = value
     written["turns"][turn + 5][field] = value  # a later change is not the first
     tampered = tmp_path / "tampered.json"
     tampered.write_text(json.dumps(written))
-    done = twinsolve("play", "--replay", str(tampered), "--verify")
+    done = cli("play", "--replay", str(tampered), "--verify")
     assert done.returncode == 1, done.stderr
     assert done.stdout.startswith(f"{tampered}: turn {turn} differs: recorded {field} "
                                   f"{json.dumps(value, separators=(',', ':'))}, the engine makes ")
@@ -86,12 +87,12 @@ def _replay_text(recorded, **changes) -> str:
     ('{"format": "something-else"}', ': not a twinsolve replay'),
     ("robots 3 3\n...\n", ":1:1: not valid JSON"),
 ])
-def test_a_foreign_or_damaged_file_is_one_line_and_exit_2(tmp_path, text, problem):
+def test_a_foreign_or_damaged_file_is_one_line_and_exit_2(tmp_path, text, problem, cli):
     bad = tmp_path / "bad.json"
     bad.write_text(text)
     before = sorted(tmp_path.iterdir())
     for extra in ((), ("--verify",), ("--html", str(tmp_path / "out.html"))):
-        done = twinsolve("play", "--replay", str(bad), *extra)
+        done = cli("play", "--replay", str(bad), *extra)
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.startswith(f"twinsolve: {bad}{problem}"), done.stderr
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
@@ -109,13 +110,13 @@ def test_a_foreign_or_damaged_file_is_one_line_and_exit_2(tmp_path, text, proble
     ({"level": {"text": "robots 2 2\nP?\n"}}, "damaged replay: level.name: missing"),
     ({"level": "level-2.txt"}, 'damaged replay: level: "level-2.txt" is not an object'),
 ])
-def test_a_damaged_replay_names_what_is_wrong(recorded, tmp_path, changes, problem):
+def test_a_damaged_replay_names_what_is_wrong(recorded, tmp_path, changes, problem, cli):
     bad = tmp_path / "bad.json"
     bad.write_text(_replay_text(recorded, **changes))
     with pytest.raises(InstanceError) as error:
         replay.read(bad)
     assert str(error.value).startswith(f"{bad}: {problem}")
-    done = twinsolve("play", "--replay", str(bad), "--verify")
+    done = cli("play", "--replay", str(bad), "--verify")
     assert (done.returncode, done.stderr.count("\n")) == (2, 1)
     assert done.stderr.startswith(f"twinsolve: {bad}: {problem}")
 
@@ -134,8 +135,8 @@ def test_a_damaged_replay_names_what_is_wrong(recorded, tmp_path, changes, probl
     (["1"], "the terminal game needs a terminal"),
     (["--replay", str(LEVEL_2)], "level-2.txt:1:1: not valid JSON"),
 ])
-def test_bad_play_arguments_are_one_line_and_exit_2(tmp_path, args, words):
-    done = twinsolve("play", *args, cwd=tmp_path)
+def test_bad_play_arguments_are_one_line_and_exit_2(tmp_path, args, words, cli):
+    done = cli("play", *args, cwd=tmp_path)
     assert done.returncode == 2, done.stdout
     assert words in done.stderr and done.stderr.count("\n") <= 2, done.stderr
     assert "Traceback" not in done.stderr
@@ -150,8 +151,8 @@ def test_a_record_that_cannot_be_written_is_one_line_and_exit_2(tmp_path):
     assert list(folder.iterdir()) == []
 
 
-def test_play_without_a_level_lists_the_shipped_levels_and_a_number_plays_one():
-    done = twinsolve("play")
+def test_play_without_a_level_lists_the_shipped_levels_and_a_number_plays_one(cli):
+    done = cli("play")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "the shipped levels ('twinsolve play N' plays level N):"
@@ -159,7 +160,7 @@ def test_play_without_a_level_lists_the_shipped_levels_and_a_number_plays_one():
     assert names[:4] == ["First Contact", "Gatehouse", "Crossfire", "Black Site"]
     assert [line.split()[0] for line in lines[1:]] == [str(n) for n in range(1, len(names) + 1)]
     assert all(name in line for name, line in zip(names, lines[1:], strict=True))
-    by_number = twinsolve("play", "3", "--moves", "RDDW", "--json")
-    by_file = twinsolve("play", str(ROOT / "instances" / "robots" / "level-3.txt"),
-                        "--moves", "RDDW", "--json")
+    by_number = cli("play", "3", "--moves", "RDDW", "--json")
+    by_file = cli("play", str(ROOT / "instances" / "robots" / "level-3.txt"),
+                  "--moves", "RDDW", "--json")
     assert by_number.returncode == 0 and by_number.stdout == by_file.stdout != ""

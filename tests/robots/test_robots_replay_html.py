@@ -192,6 +192,23 @@ PROBE = """<script>
     for (var i = 0; i < d.length; i += 4) { sum += d[i] + d[i + 1] + d[i + 2]; }
     return Math.round(sum / (d.length / 4));
   }
+  // Table cells holding one word ("search") that the layout broke over two lines, in
+  // every frame: a word is never cut.
+  function brokenWords() {
+    var broken = [];
+    for (var k = 0; k <= Number(slider.max); k++) {
+      slide(k);
+      document.querySelectorAll("#robots td").forEach(function (td) {
+        Array.prototype.forEach.call(td.childNodes, function (node) {
+          var text = node.textContent, range = document.createRange();
+          if (node.nodeType !== 3 || !text || text.indexOf(" ") >= 0) { return; }
+          range.selectNodeContents(node);  // the word's own boxes: one line, one box
+          if (range.getClientRects().length > 1) { broken.push(k + ":" + text); }
+        });
+      });
+    }
+    return broken.join(" ");
+  }
   function slide(turn) { slider.value = String(turn); slider.dispatchEvent(new Event("input")); }
   function key(name) {
     document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true}));
@@ -229,6 +246,7 @@ PROBE = """<script>
     note("brightness-fog", brightness());
     document.getElementById("layer-fog").click();
     note("robot-rows", document.querySelectorAll("#robots tbody tr").length);
+    note("broken-words", brokenWords());
     note("logged-turns", document.querySelectorAll("#event-log button").length);
     slide(0);
     key("ArrowRight"); key("ArrowRight");
@@ -310,6 +328,36 @@ def test_the_panel_lists_the_robots_and_the_turns_with_events(browser, crossfire
     assert int(browser["robot-rows"]) == len(data["frames"][planned]["robots"]) == 3
     assert int(browser["logged-turns"]) == sum(1 for frame in data["frames"] if frame["events"])
     assert int(browser["logged-turns"]) >= 1  # level-3's greedy run sounds an alarm
+
+
+@pytest.fixture(scope="module")
+def black_site():
+    """120 turns of the winning line on level 4: every robot state and intent shows."""
+    lines = json.loads((Path(__file__).parent / "winning_lines.json").read_text())
+    line, path = lines["level-4"], LEVELS / "level-4.txt"
+    level = play.load(path)
+    records = list(play.turns(play.new_game(level, line["seed"]), line["moves"][:120]))
+    return replay.build(level, path.read_text(), "instances/robots/level-4.txt", line["seed"],
+                        records)
+
+
+@needs_chromium
+def test_no_word_of_the_robots_table_is_broken_over_two_lines(black_site, tmp_path):
+    states = {robot["state"] for turn in black_site["turns"] for robot in turn["robots"]}
+    assert {"patrol", "alert", "chase", "search"} <= states
+    text = page(black_site)
+    found = run_in_chromium(text, embedded(text)["frames"], tmp_path)
+    assert found["errors"] == "" and found["broken-words"] == ""
+
+
+def test_the_page_names_the_level_not_the_recording_machines_folders(crossfire):
+    recorded = copy.deepcopy(crossfire)
+    recorded["level"]["source"] = "/home/ann/secret-project/levels/level-3.txt"
+    text = page(recorded)
+    assert "/home/ann" not in text and "secret-project" not in text
+    assert "level file level-3.txt" in text and "<h1>Crossfire " in text
+    recorded["level"]["source"] = "C:\\Users\\ann\\level-3.txt"
+    assert "Users" not in page(recorded)
 
 
 @needs_chromium

@@ -89,7 +89,7 @@ def test_footsteps_spread_through_corridors_not_walls_and_reach_farther_on_alarm
     assert views[0].alarms == {2: 0}
 
 
-def test_an_emp_stuns_the_robots_within_four_steps_for_five_turns():
+def test_an_emp_stuns_the_robots_within_four_steps_for_its_turn_and_five_more():
     level = parse("robots 1 12\nPe...H.....E\n")
     moves = []
 
@@ -100,12 +100,15 @@ def test_an_emp_stuns_the_robots_within_four_steps_for_five_turns():
     game.play("R")                               # picks up the charge; the robot acts
     assert game.state.emp == 1 and moves == [0]
     assert game.play("X") == ["emp"]             # Manhattan distance 4: stunned
-    assert game.state.robots[0].stunned == rules.EMP_TURNS - 1  # this turn was the first
-    for _ in range(rules.EMP_TURNS - 1):
+    # The count the HUD shows is the rules' five: the turns it will not act from now on.
+    assert game.state.robots[0].stunned == rules.EMP_TURNS == 5
+    left = []
+    for _ in range(rules.EMP_TURNS):
         game.play("W")
-    assert moves == [0]                          # five turns without acting (ticks 1..5)
+        left.append(game.state.robots[0].stunned)
+    assert left == [4, 3, 2, 1, 0] and moves == [0]  # the EMP's turn and five more
     game.play("W")
-    assert moves == [0, 6]
+    assert moves == [0, 7]
     far = Game(parse("robots 1 12\nPe....H....E\n"), [brain])
     far.play("R")
     far.play("X")
@@ -159,10 +162,26 @@ def test_a_shield_absorbs_one_capture():
     assert game.play("R") == ["shield"] and game.state.outcome is Outcome.PLAYING
 
 
+def test_an_undo_takes_back_a_capture_while_undos_are_left():
+    game = Game(parse("robots 1 5\nP.H.E\n"), [walk(1)])
+    assert game.play("R") == ["captured"] and game.state.outcome is Outcome.CAPTURED
+    assert game.accepts("Z") and not game.accepts("W")
+    with pytest.raises(ValueError, match="the game is over"):
+        game.play("W")
+    assert game.play("Z") == ["undo"]
+    assert (game.state.outcome, game.state.player, game.state.tick) == (Outcome.PLAYING, 0, 0)
+    assert game.state.robots[0].cell == 2 and game.undos_left == rules.UNDOS - 1
+    spent = Game(parse("robots 1 5\nP.H.E\n"), [walk(1)])
+    spent.undos_left = 0
+    spent.play("R")
+    assert not spent.accepts("Z")                # no undo left: the capture stands
+
+
 def test_the_game_is_lost_on_time():
     game = Game(parse("robots 1 5\nP*..E\nturns 2\n"), [])
     game.play("W")
     assert game.play("W") == ["timeout"] and game.state.outcome is Outcome.TIMEOUT
+    assert not game.accepts("Z")                 # no undo after the time ran out
     with pytest.raises(ValueError, match="the game is over"):
         game.play("W")
 

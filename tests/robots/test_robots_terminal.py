@@ -36,9 +36,7 @@ MAP_COLUMNS = COLUMNS - PANEL_WIDTH - 1  # the map window, left of the HUD's '|'
 RIGHT_KEYPAD, RIGHT_CSI = "\x1bOC", "\x1b[C"  # Right in keypad mode (curses turns it on), and out
 HOME, END = "\x1bOH", "\x1bOF"
 BACKSPACE = "\x7f"
-# Level 1, seed 0: down the west corridor, east along the south one, up into the hunter.
-CAUGHT = "DDDDDDDDRRRRRRRRUULLUU"
-WASD = {"R": "d", "D": "s", "L": "a", "U": "w", "W": " "}
+WASD = {"R": "d", "D": "s", "L": "a", "U": "w", "W": " ", "X": "e", "Z": "u"}
 
 
 class Emulator(pyte.Screen):
@@ -119,8 +117,15 @@ class Session:
                 enumerate(line[:MAP_COLUMNS]) if char == glyph]
 
     def quit(self) -> int:
-        """Press Q; the exit status."""
+        """Press Q (and Y when the game asks whether to quit); the exit status."""
         self.child.send("q")
+        try:
+            self.read(self.shows("Quit this game?"), timeout=2)
+        except AssertionError:
+            if self.child.isalive() and "Quit this game?" not in self.text:
+                raise
+        if "Quit this game?" in self.text:
+            self.child.send("y")
         return self.finish()
 
     def finish(self) -> int:
@@ -154,6 +159,15 @@ def at(record: dict) -> tuple[int, int]:
     return tuple(record["player"])
 
 
+def caught_moves(path: Path, seed: int = 0) -> str:
+    """The greedy player's moves on the level at `path` up to its capture (asserted)."""
+    game = play.new_game(play.load(path), seed)
+    moves = "".join(record["action"] for record in play.turns(
+        game, play.scripted(game, "greedy", game.level.turns, seed)))
+    assert game.state.outcome.value == "captured", moves
+    return moves
+
+
 def turn_line(tick: int, level) -> str:
     return f"turn {tick} of {level.turns}"
 
@@ -182,7 +196,7 @@ def test_the_hud_shows_the_level_and_the_map_only_what_the_player_sees(session):
 
 def test_arrows_and_wasd_move_the_player_a_turn_at_a_time(session):
     level = play.load(LEVEL_1)
-    expected = records(LEVEL_1, "RRRD", 0)
+    expected = records(LEVEL_1, "RRRR", 0)
     game = session("play", "1", "--seed", "0")
     game.read(game.shows("turn 0"))
     for tick, key in enumerate([RIGHT_KEYPAD, RIGHT_CSI, "d"], start=1):
@@ -198,7 +212,7 @@ def test_arrows_and_wasd_move_the_player_a_turn_at_a_time(session):
         assert game.map_char(*cell) == "."
         assert game.screen.buffer[cell[0]][cell[1]].fg != \
             game.screen.buffer[in_sight[0]][in_sight[1]].fg
-    game.press("s", game.shows(turn_line(4, level)))  # a wall below: the turn passes, no move
+    game.press("d", game.shows(turn_line(4, level)))  # a wall ahead: the turn passes, no move
     assert game.find("@") == [at(expected[4])] == [at(expected[3])]
     assert "events: blocked" in game.text
     assert game.quit() == 0
@@ -235,40 +249,86 @@ def test_the_algorithm_view_lifts_the_fog_and_draws_the_plans(session):
     assert game.screen.buffer[target[0]][target[1]].reverse  # the target is ringed
     shards = level.cells_with(Item.SHARD)
     assert sorted(game.find("*")) == sorted(shards)  # no fog: every shard shows
+    assert game.map_char(*level.exit) == "X"  # locked: X, never E (the EMP key)
     game.press("v", lambda s: s.find("H") == [])
     assert [glyph for glyph in "o:T" if game.find(glyph)] == []
     assert game.quit() == 0
 
 
-def test_question_mark_shows_the_keys_and_any_key_closes_them(session):
+def test_question_mark_shows_the_rules_then_the_keys_and_any_key_turns_the_page(session):
     level = play.load(LEVEL_1)
     game = session("play", "1", "--seed", "0")
     game.read(game.shows("turn 0"))
-    game.press("?", game.shows("release an EMP"))
-    for words in ("move", "wait a turn", "undo", "algorithm view", "restart", "quit"):
+    game.press("?", game.shows("THE RULES", "page 1 of 2"))
+    for words in ("data shard", "sentinel", "interceptor", "EMP", "on a timer", "undos"):
         assert words in game.text
-    game.press("d", lambda s: "release an EMP" not in s.text)
+    game.press("q", game.shows("KEYS", "page 2 of 2"))  # Q turns the page, it does not quit
+    for words in ("move", "wait a turn", "release an EMP", "undo", "algorithm view",
+                  "restart (asks first)", "quit (asks first)"):
+        assert words in game.text
+    game.press("d", lambda s: "KEYS" not in s.text)
     assert game.find("@") == [level.player] and turn_line(0, level) in game.text
     assert game.quit() == 0
 
 
-def test_a_capture_ends_on_the_lose_screen_with_the_score_and_r_restarts(session):
+def test_q_and_r_ask_first_during_a_game(session):
     level = play.load(LEVEL_1)
-    played = records(LEVEL_1, CAUGHT, 0)
-    last = played[-1]
-    assert last["outcome"] == "captured" and len(played) - 1 == len(CAUGHT)
     game = session("play", "1", "--seed", "0")
     game.read(game.shows("turn 0"))
-    game.press("".join(WASD[action] for action in CAUGHT), game.shows("CAPTURED"))
+    game.press("s", game.shows(turn_line(1, level)))
+    game.press("q", game.shows("Quit this game?", "Y yes"))
+    game.press("n", lambda s: "Quit this game?" not in s.text)  # any other key: back
+    assert game.child.isalive() and turn_line(1, level) in game.text
+    game.press("r", game.shows("Restart from turn 0?"))
+    game.press("x", lambda s: "Restart" not in s.text)
+    assert turn_line(1, level) in game.text            # no restart
+    game.press("r", game.shows("Restart from turn 0?"))
+    game.press("y", game.shows(turn_line(0, level)))   # restarted
+    assert game.find("@") == [level.player]
+    assert game.quit() == 0
+
+
+def test_a_capture_shows_the_robot_that_caught_you_and_undo_takes_it_back(session):
+    level = play.load(LEVEL_1)
+    moves = caught_moves(LEVEL_1)
+    played = records(LEVEL_1, moves, 0)
+    last = played[-1]
+    game = session("play", "1", "--seed", "0")
+    game.read(game.shows("turn 0"))
+    game.press("".join(WASD[action] for action in moves), game.shows("CAPTURED"))
     collected = len(level.cells_with(Item.SHARD)) - last["shards_left"]
-    for words in (f"turns {len(CAUGHT)}", f"shards collected {collected} of 3",
-                  f"undos used 0 of {UNDOS}", "R restart", "Q quit"):
+    for words in ("the hunter caught you", f"turns {len(moves)}",
+                  f"shards collected {collected} of 3", f"undos used 0 of {UNDOS}",
+                  "U undo", "R restart", "Q quit"):
         assert words in game.text
+    hunter = tuple(last["robots"][0]["cell"])
+    if hunter == at(last):  # caught on the player's cell: the robot is drawn there
+        assert game.map_char(*hunter) == "H" and game.screen.buffer[hunter[0]][hunter[1]].reverse
+    else:                   # it swapped cells with them: it stands where they were
+        assert game.map_char(*hunter) == "H"
+    assert game.find("@") == [] or hunter != at(last)
     game.press("a")  # the game is over: moving does nothing
-    game.press("?", game.shows("release an EMP"))  # (a key after it, to know it was read)
+    game.press("u", game.shows(f"undos left {UNDOS - 1}"))
+    assert "CAPTURED" not in game.text and turn_line(len(moves) - 1, level) in game.text
+    assert game.find("@") == [at(played[-2])]
+    game.press("q", game.shows("Quit this game?"))     # the game is on again: Q asks
+    game.press("n", lambda s: "Quit" not in s.text)
+    assert game.quit() == 0
+
+
+def test_a_capture_with_no_undo_left_ends_for_good_and_r_restarts_without_asking(session):
+    level = play.load(LEVEL_1)
+    moves = caught_moves(LEVEL_1)
+    spent = "RZ" * UNDOS + moves  # every undo spent first
+    game = session("play", "1", "--seed", "0")
+    game.read(game.shows("turn 0"))
+    game.press("".join(WASD[action] for action in spent), game.shows("CAPTURED"))
+    assert "U undo" not in game.text and f"undos used {UNDOS} of {UNDOS}" in game.text
+    game.press("u")
+    game.press("?", game.shows("THE RULES"))  # (a key after it, to know it was read)
+    game.press("?", game.shows("KEYS"))
     game.press("?", game.shows("CAPTURED"))
-    assert turn_line(len(CAUGHT), level) in game.text
-    game.press("r", game.shows(turn_line(0, level)))
+    game.press("r", game.shows(turn_line(0, level)))   # over: no question
     assert "CAPTURED" not in game.text and game.find("@") == [level.player]
     assert game.quit() == 0
 
@@ -289,22 +349,30 @@ def test_winning_and_running_out_of_time_end_on_their_screens(session, tmp_path,
     assert game.quit() == 0
 
 
-def test_quitting_with_record_writes_the_last_attempt_and_it_verifies(session, tmp_path):
+def test_record_keeps_every_attempt_of_the_session_and_each_verifies(session, tmp_path):
     level = play.load(LEVEL_1)
     game = session("play", "1", "--seed", "0", "--record", "r.json")
     game.read(game.shows("turn 0"))
     game.press("s", game.shows(turn_line(1, level)))
-    game.press("r", game.shows(turn_line(0, level)))  # a restart: the replay starts here
+    game.press("r", game.shows("Restart from turn 0?"))
+    game.press("y", game.shows(turn_line(0, level)))  # a restart: a second attempt begins
     for tick, key in enumerate("dd", start=1):
         game.press(key, game.shows(turn_line(tick, level)))
     game.press("u", game.shows(f"undos left {UNDOS - 1}"))
     assert game.quit() == 0
-    replay = json.loads((tmp_path / "r.json").read_text())
-    assert replay["moves"] == "RRZ" and replay["seed"] == 0
-    assert replay["turns"] == records(LEVEL_1, "RRZ", 0)[1:]
-    checked = subprocess.run([str(TWINSOLVE), "play", "--replay", "r.json", "--verify"],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=60)
-    assert checked.returncode == 0, checked.stdout + checked.stderr
+    first = json.loads((tmp_path / "r.json").read_text())
+    second = json.loads((tmp_path / "r-2.json").read_text())
+    assert (first["moves"], second["moves"]) == ("D", "RRZ")
+    assert first["turns"] == records(LEVEL_1, "D", 0)[1:]
+    assert second["turns"] == records(LEVEL_1, "RRZ", 0)[1:]
+    # The level named as the project names it, never this machine's folders.
+    assert first["level"]["source"] == "instances/robots/level-1.txt"
+    said = game.child.before.decode()
+    assert "wrote r.json" in said and "wrote r-2.json" in said
+    for name in ("r.json", "r-2.json"):
+        checked = subprocess.run([str(TWINSOLVE), "play", "--replay", name, "--verify"],
+                                 cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_a_terminal_too_small_says_so_and_the_game_appears_when_it_grows(session):
@@ -416,7 +484,8 @@ def test_the_replay_viewer_steps_jumps_and_plays_the_recorded_turns(session, tmp
     viewer.press(RIGHT_KEYPAD, viewer.shows(f"replay 1/{total}"))
     assert viewer.find("@") == [at(turns[0])] and turn_line(1, level) in viewer.text
     viewer.press(END, viewer.shows(f"replay {total}/{total}"))
-    assert viewer.find("@") == [at(turns[-1])]
+    # (a capture on the player's cell draws the robot there, not the @)
+    assert viewer.find("@") == [at(turns[-1])] or turns[-1]["outcome"] == "captured"
     assert {"won": "YOU ESCAPED", "captured": "CAPTURED", "timeout": "OUT OF TIME"}[
         turns[-1]["outcome"]] in viewer.text
     viewer.press(HOME, viewer.shows(f"replay 0/{total}"))
@@ -442,3 +511,83 @@ def test_a_terminal_that_cannot_move_the_cursor_is_refused(session):
     assert game.finish() == 2
     said = game.child.before.decode().strip().splitlines()
     assert len(said) == 1 and "needs a terminal that moves the cursor" in said[0]
+
+
+# -- what the screen tells the player (issue 26) ------------------------------------------------
+
+TINY = ("# name: Tiny\nrobots 5 7\n"
+        "#######\n"
+        "#P.e..#\n"
+        "###.###\n"
+        "#H....#\n"
+        "##E####\n")
+
+
+def test_footsteps_are_heard_and_the_hud_counts_an_emps_five_turns(session, tmp_path):
+    (tmp_path / "tiny.txt").write_text(TINY)
+    played = records(tmp_path / "tiny.txt", "RRX", 0)
+    hunter = [record["robots"][0] for record in played]
+    unseen = {tuple(cell) for cell in played[1]["sight"]}
+    assert hunter[1]["state"] == "patrol" and hunter[2]["state"] == "alert"
+    assert tuple(hunter[1]["cell"]) not in unseen  # it came for them from out of sight
+    game = session("play", "tiny.txt", "--seed", "0")
+    game.read(game.shows("Tiny", "turn 0"))
+    game.press("d", game.shows("turn 1 of"))
+    assert "footsteps behind you!" not in game.text
+    game.press("d", game.shows("turn 2 of", "footsteps behind you!"))
+    game.press("e", game.shows("h hunter: stunned 5"))  # the rules' five turns
+    assert "events: emp" in game.text
+    game.press(" ", game.shows("h hunter: stunned 4"))
+    assert "footsteps behind you!" not in game.text
+    assert game.quit() == 0
+
+
+TWO = ("# name: Two\nrobots 5 15\n"
+       "###############\n"
+       "#H.....P.....I#\n"
+       "#.###########.#\n"
+       "#.............#\n"
+       "######E########\n"
+       "robot-vision 6\n")
+
+
+def test_the_algorithm_view_colours_each_robot_and_starts_its_path_at_it(session, tmp_path):
+    (tmp_path / "two.txt").write_text(TWO)
+    after = records(tmp_path / "two.txt", "W", 0)[1]
+    planned = [robot for robot in after["robots"] if len(robot["path"]) >= 2]
+    assert len(planned) == 2 and all(robot["path"][0] == robot["cell"] for robot in planned)
+    game = session("play", "two.txt", "--seed", "0")
+    game.read(game.shows("Two", "turn 0"))
+    game.press(" ", game.shows("turn 1 of"))
+    game.press("v", lambda s: s.find("o") != [])
+    colours = {}
+    for robot in planned:
+        (r, c), step = robot["cell"], robot["path"][1]  # the path goes on from the robot
+        assert game.map_char(*step) in "oT", game.text
+        colours[robot["kind"]] = game.screen.buffer[step[0]][step[1]].fg
+        assert game.map_char(r, c) == robot["kind"][0].upper()
+        assert game.screen.buffer[r][c].fg == colours[robot["kind"]]  # in its plan's colour
+    assert colours["hunter"] != colours["interceptor"]
+    # No letter of the map is a key's: the exit is > once open (no shard here), never E.
+    assert game.map_char(4, 6) == ">" and game.find("E") == []
+    assert game.quit() == 0
+
+
+def test_doors_count_the_turns_until_they_change(session):
+    from twinsolve.robots.terminal import door_countdown
+    level = play.load(LEVELS / "level-2.txt")
+    played = records(LEVELS / "level-2.txt", "W", 0)
+    game = session("play", "2", "--seed", "0")
+    game.read(game.shows("turn 0"))
+    game.press("v", lambda s: s.find("@") != [])
+    game.press(" ", game.shows(turn_line(1, level)))
+    for door, shown in zip(level.doors, played[1]["doors"], strict=True):
+        left = door_countdown(door, 1)
+        char = game.map_char(*door.cell)
+        cell = game.screen.buffer[door.cell[0]][door.cell[1]]
+        if left is not None and left <= 9:
+            assert char == str(left) and cell.reverse == (not shown["open"]), door
+        else:
+            assert char == ("/" if shown["open"] else "+"), door
+    assert "3 door: changes in 3 turns" in game.text
+    assert game.quit() == 0

@@ -27,6 +27,7 @@ import pytest
 from twinsolve.core.errors import UsageError
 from twinsolve.core.generation import Grade, Request
 from twinsolve.search import plan_levels as grading
+from twinsolve.search.layers import count_shortest_paths
 from twinsolve.search.plan_levels import (
     Band,
     Hit,
@@ -40,7 +41,6 @@ from twinsolve.search.plan_levels import (
     wanted_lengths,
     whole_option,
 )
-from twinsolve.search.layers import count_shortest_paths
 from twinsolve.search.statespace import StateSpace
 
 BANDS = (Band("easy", 4, 30, range(2, 5)), Band("medium", 10, 60, range(5, 11)),

@@ -28,5 +28,8 @@ FAULTS = tuple(
     for kind, what in (("crash", "dies of SIGSEGV"), ("abort", "dies of SIGABRT"),
                        ("hang", "ignores its time limit"), ("memory", "allocates without bound"),
                        ("burst", "needs 48 MB for a moment, then answers as hand"),
-                       ("wrong", "answers what verify rejects"))
+                       ("wrong", "answers what verify rejects"),
+                       ("spin", "burns 0.5 s of CPU, then answers as hand"),
+                       ("sleep", "sleeps 0.5 s, then answers as hand"),
+                       ("hold", "holds 200 MB for 0.3 s, then answers as hand"))
 )

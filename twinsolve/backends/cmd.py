@@ -3,7 +3,7 @@
 The instance is encoded exactly as the `sat` back-end encodes it
 (`twinsolve.models.<puzzle>.sat_export`) as DIMACS text in an in-memory
 file, and `PROGRAM FILE` is run under the remaining time limit, tied to
-the calling process (twinsolve.core.tether): it dies with it, descendants
+the calling process (twinsolve.system.tether): it dies with it, descendants
 and all, and leaves nothing in the temp folder. The model is decoded back
 into a solution by the same decoder `sat` uses, and the runner passes it
 through `verify` like every other answer.
@@ -49,8 +49,8 @@ from ..core.errors import UsageError
 from ..core.limits import Deadline, Limits
 from ..core.registry import puzzle_of
 from ..core.result import Result, Status, Stopwatch, Tally, solutions_wanted
-from ..core.tether import Finished, run_on_file
 from ..models.export import CnfExport, cnf_text, export_reason, read_dimacs_model, sat_export
+from ..system.tether import Finished, run_on_file
 
 __all__ = ["solve", "supports", "check_options", "convention", "read_result_file", "CONVENTIONS"]
 

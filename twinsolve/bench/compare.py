@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.atomic import write_text
 from ..core.errors import UsageError
+from ..files.atomic import write_text
 from .comparison import Comparison, compare
 from .exports import comparison_latex_text, comparison_markdown_text
 from .html import compare_page
+from .noise import THRESHOLD
 from .results import load
 from .summary import print_comparison
 
@@ -36,11 +37,13 @@ class CompareResult:
 
 def compare_report(before: str | Path, after: str | Path, html: str | Path | None = None,
                    markdown_path: str | Path | None = None, latex_path: str | Path | None = None,
-                   **selection: Any) -> CompareResult:
-    """Load both databases (the same `selection` of runs, see results.load), compare, write."""
+                   threshold: float | None = None, **selection: Any) -> CompareResult:
+    """Load both databases (the same `selection` of runs, see results.load), compare with
+    `threshold` (the ratio B/A that counts as slower; twinsolve.bench.noise), write."""
     if Path(before).resolve() == Path(after).resolve():
         raise UsageError(f"{before}: the same database twice; compare two different ones")
-    comparison = compare(load(before, **selection), load(after, **selection))
+    comparison = compare(load(before, **selection), load(after, **selection),
+                         THRESHOLD if threshold is None else threshold)
     written: list[Path] = []
     if markdown_path is not None:
         written.append(write_text(markdown_path, comparison_markdown_text(comparison)))

@@ -1,24 +1,36 @@
-"""Two results databases side by side: the rows of `twinsolve report A.sqlite B.sqlite`.
+"""Two results databases side by side: what `twinsolve report A.sqlite B.sqlite` says.
 
 The use: the same suite run twice (before and after a change to a solver, on
 two machines, under two versions), compared back-end by back-end. Each
 database is loaded and judged on its own (twinsolve.bench.results.load, with
-the same choice of runs for both). The comparison is taken over the tasks
-both hold (a task is an instance file and seed: its path and content) that
-every back-end of either handles, so PAR-2 is over the same tasks on both
-sides; a task one side lacks, or that some back-end of either side does not
-handle (`unsupported`), is left out of both and counted in the puzzle's note.
-A task is found in the other database by its content (board and metadata)
-and seed, and by its path only where one content is in several files.
+the same choice of runs for both). A task (an instance file, its repeats
+together: twinsolve.bench.repeats) is found in the other database by its
+content (board and metadata), and by its path only where one content is in
+several files.
 
-Per puzzle and back-end (and the virtual best) a row holds the solved and
-wrong counts, PAR-2 and median time of A and of B, and the ratios B/A of
-PAR-2 and of the median time: below 1 means B is faster. A back-end only one
-side ran gets a row with the other side empty. Ratios of measured times are
-reported, never used to decide anything.
+What changed, in the order a reader needs it:
+1. changes in kind (`changes`), over every task and back-end both hold: an
+   answer that became wrong, a task no longer solved (a timeout, a memout, a
+   crash, flapping repeats), a task newly unsupported — the regressions —
+   then the rest (newly solved, no longer wrong, one failure for another);
+2. per task solved on both sides, the time verdict (`times`): slower, faster
+   or the same within noise, by twinsolve.bench.noise's rule, with the
+   ratios B/A of the median wall and CPU times;
+3. the totals (`rows`) per puzzle and back-end (and the virtual best) over
+   the tasks both hold that every back-end of either handles, so PAR-2 is
+   over the same tasks on both sides: solved and wrong counts, PAR-2 and
+   median time of A and of B, the ratios B/A of PAR-2, of the median wall
+   time and of the median CPU time (below 1: B is faster), and how many tasks
+   were decided slower and faster. A task one side lacks, or that some
+   back-end of either side does not handle (`unsupported`), is left out of
+   the totals and counted in the puzzle's note. A back-end only one side ran
+   gets a row with the other side empty.
 
-Data only: the rows' columns are twinsolve.bench.columns.COMPARE_COLUMNS;
-the terminal, the files and the page draw them (twinsolve.bench.summary,
+`regressions` are what `--fail-on-regression` fails on: the changes in kind
+for the worse, and the tasks decided slower (the untested ones too: with
+fewer than 3 repeats the ratio alone decides, as pytest-benchmark's compare
+does). Data only: the columns are twinsolve.bench.columns'; the terminal,
+the files and the page draw them (twinsolve.bench.summary,
 twinsolve.bench.exports, twinsolve.bench.html).
 """
 
@@ -29,18 +41,48 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..core.result import Status
+from .columns import seconds
+from .noise import THRESHOLD, TimeChange, decide
 from .records import RunRecord
+from .repeats import TaskRuns, task_runs
 from .results import ReportData
 from .scores import VIRTUAL_BEST, Task, summarise, task_of
 
-__all__ = ["Comparison", "CompareRow", "compare", "ratio"]
+__all__ = ["Comparison", "CompareRow", "StatusChange", "TaskTime", "compare", "ratio",
+           "change_rows", "time_rows"]
 
 CompareRow = dict[str, object]
+Match = tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class StatusChange:
+    """A task whose status by one back-end differs between A and B."""
+
+    puzzle: str
+    path: str
+    backend: str
+    before: str        # the statuses of A's repeats (`solved`, `solved 3 · timeout 2`)
+    after: str
+    kind: str          # what changed, in words: "became wrong", "no longer solved", ...
+    worse: bool        # a regression
+
+
+@dataclass(frozen=True)
+class TaskTime:
+    """One task solved by one back-end on both sides, and the verdict on its time."""
+
+    puzzle: str
+    path: str
+    backend: str
+    before: TaskRuns
+    after: TaskRuns
+    change: TimeChange
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """Two loaded databases and their rows side by side."""
+    """Two loaded databases: their changes in kind, the time verdicts and the totals."""
 
     before: ReportData
     after: ReportData
@@ -48,6 +90,21 @@ class Comparison:
     notes: dict[str, str]                  # per puzzle: over which tasks, in words
     before_records: tuple[RunRecord, ...]  # the compared runs (common, handled tasks)
     after_records: tuple[RunRecord, ...]
+    changes: tuple[StatusChange, ...] = ()
+    times: tuple[TaskTime, ...] = ()
+    threshold: float = THRESHOLD
+
+    @property
+    def changed_times(self) -> tuple[TaskTime, ...]:
+        """The tasks decided slower or faster, slowest ratio first."""
+        return tuple(sorted((t for t in self.times if t.change.changed),
+                            key=lambda t: (-t.change.ratio, t.puzzle, t.path, t.backend)))
+
+    @property
+    def regressions(self) -> int:
+        """Changes in kind for the worse, and tasks decided slower."""
+        return sum(c.worse for c in self.changes) + \
+            sum(t.change.verdict == "slower" for t in self.times)
 
 
 def ratio(after: object, before: object) -> float | None:
@@ -57,24 +114,20 @@ def ratio(after: object, before: object) -> float | None:
     return float(after) / float(before)  # type: ignore[arg-type]
 
 
-Match = tuple[object, ...]
-
-
 def _matches(records: Sequence[RunRecord]) -> dict[Task, Match]:
     """Per task, the key that finds it in the other database.
 
-    A task's content (board and metadata, hashed) and seed, and its path only
-    where that content is in several files: paths are relative to the suite
-    root, which two runs of one suite may have named differently (`bench
-    instances` against `bench instances/NAME`), and an upgraded old database
-    keeps the paths as they were given.
+    A task's content (board and metadata, hashed), and its path only where
+    that content is in several files: paths are relative to the suite root,
+    which two runs of one suite may have named differently (`bench instances`
+    against `bench instances/NAME`), and an upgraded old database keeps the
+    paths as they were given.
     """
     tasks = {task_of(r) for r in records}
-    paths: dict[tuple[str, int], int] = defaultdict(int)
-    for content, _, seed in tasks:
-        paths[(content, seed)] += 1
-    return {task: (task[0], task[2]) if paths[(task[0], task[2])] == 1 else task
-            for task in tasks}
+    paths: dict[str, int] = defaultdict(int)
+    for content, _ in tasks:
+        paths[content] += 1
+    return {task: (task[0],) if paths[task[0]] == 1 else task for task in tasks}
 
 
 def _by_puzzle(records: Sequence[RunRecord], match: dict[Task, Match]) -> dict[str, set[Match]]:
@@ -96,7 +149,8 @@ def _named_as_in(records: Sequence[RunRecord], match: dict[Task, Match],
         key = match[task_of(record)]
         if key in names:
             model = names[key]
-            out.append(replace(record, path=model.path, task_path=model.task_path))
+            out.append(replace(record, path=model.path, task_path=model.task_path,
+                               task_hash=model.task_hash, instance_hash=model.instance_hash))
     return tuple(out)
 
 
@@ -109,14 +163,66 @@ def _note(common: int, compared: int, only_a: int, only_b: int) -> str:
     return "; ".join(parts)
 
 
+# ------------------------------------------------------------------ changes in kind
+
+def _kind(before: TaskRuns, after: TaskRuns) -> tuple[str, bool] | None:
+    """What changed in kind from `before` to `after`, and whether it is a regression."""
+    if before.status is after.status:
+        return None
+    if after.status is Status.WRONG:
+        return "became wrong", True
+    if after.status is Status.UNSUPPORTED:
+        return "newly unsupported", True
+    if before.solved and not after.solved:
+        return "no longer solved", True
+    if after.solved and not before.solved:
+        return "newly solved", False
+    if before.status is Status.WRONG:
+        return "no longer wrong", False
+    return "changed", False
+
+
+_KIND_ORDER = ("became wrong", "no longer solved", "newly unsupported", "changed",
+               "no longer wrong", "newly solved")
+
+
+def _changes(before: dict[tuple[Match, str], TaskRuns],
+             after: dict[tuple[Match, str], TaskRuns]) -> list[StatusChange]:
+    found = []
+    for key in before.keys() & after.keys():
+        a, b = before[key], after[key]
+        kind = _kind(a, b)
+        if kind is not None:
+            found.append(StatusChange(a.puzzle, a.path, a.backend, a.statuses(), b.statuses(),
+                                      *kind))
+    return sorted(found, key=lambda c: (_KIND_ORDER.index(c.kind), c.puzzle, c.path, c.backend))
+
+
+def _times(before: dict[tuple[Match, str], TaskRuns], after: dict[tuple[Match, str], TaskRuns],
+           keep: set[Match], threshold: float) -> list[TaskTime]:
+    out = []
+    for key in sorted(before.keys() & after.keys(), key=lambda k: (before[k].path, k[1])):
+        a, b = before[key], after[key]
+        if key[0] in keep and a.solved and b.solved:
+            out.append(TaskTime(a.puzzle, a.path, a.backend, a, b,
+                                decide(a.wall, b.wall, a.cpu, b.cpu, threshold)))
+    return out
+
+
+# ------------------------------------------------------------------ totals
+
 def _side(row: dict[str, object] | None, suffix: str) -> dict[str, object]:
-    keys = ("solved", "wrong", "par2", "median_s")
+    keys = ("solved", "wrong", "par2", "median_s", "median_cpu_s")
     return {f"{key}_{suffix}": None if row is None else row[key] for key in keys}
 
 
-def _rows(before: Sequence[RunRecord], after: Sequence[RunRecord]) -> list[CompareRow]:
+def _rows(before: Sequence[RunRecord], after: Sequence[RunRecord],
+          times: Sequence[TaskTime]) -> list[CompareRow]:
     a = {(str(r["puzzle"]), str(r["backend"])): r for r in summarise(before)}
     b = {(str(r["puzzle"]), str(r["backend"])): r for r in summarise(after)}
+    verdicts: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for time in times:
+        verdicts[(time.puzzle, time.backend)].append(time.change.verdict)
     # virtual best last within each puzzle, as in the summary
     keys = sorted(a.keys() | b.keys(), key=lambda k: (k[0], k[1] == VIRTUAL_BEST, k[1]))
     rows = []
@@ -126,12 +232,16 @@ def _rows(before: Sequence[RunRecord], after: Sequence[RunRecord]) -> list[Compa
                            **_side(row_a, "a"), **_side(row_b, "b")}
         row["par2_ratio"] = ratio(row["par2_b"], row["par2_a"])
         row["median_ratio"] = ratio(row["median_s_b"], row["median_s_a"])
+        row["cpu_ratio"] = ratio(row["median_cpu_s_b"], row["median_cpu_s_a"])
+        said = verdicts.get((puzzle, backend))
+        row["slower"] = None if said is None else said.count("slower")
+        row["faster"] = None if said is None else said.count("faster")
         rows.append(row)
     return rows
 
 
-def compare(before: ReportData, after: ReportData) -> Comparison:
-    """The two databases' rows over the tasks both hold and every back-end handles."""
+def compare(before: ReportData, after: ReportData, threshold: float = THRESHOLD) -> Comparison:
+    """What changed from `before` to `after` (the module docstring says in which order)."""
     match_a, match_b = _matches(before.records), _matches(after.records)
     tasks_a, tasks_b = _by_puzzle(before.records, match_a), _by_puzzle(after.records, match_b)
     unhandled = _unhandled(before.records, match_a) | _unhandled(after.records, match_b)
@@ -143,7 +253,28 @@ def compare(before: ReportData, after: ReportData) -> Comparison:
         keep |= compared
         notes[puzzle] = _note(len(common), len(compared), len(mine_a - mine_b),
                               len(mine_b - mine_a))
+    entries_a = {(match_a[t.task], t.backend): t for t in task_runs(before.records)}
+    entries_b = {(match_b[t.task], t.backend): t for t in task_runs(after.records)}
+    times = _times(entries_a, entries_b, keep, threshold)
     names = {match_a[task_of(r)]: r for r in before.records if match_a[task_of(r)] in keep}
     kept_a = _named_as_in(before.records, match_a, names)
     kept_b = _named_as_in(after.records, match_b, names)
-    return Comparison(before, after, tuple(_rows(kept_a, kept_b)), notes, kept_a, kept_b)
+    return Comparison(before, after, tuple(_rows(kept_a, kept_b, times)), notes, kept_a, kept_b,
+                      tuple(_changes(entries_a, entries_b)), tuple(times), threshold)
+
+
+# ------------------------------------------------------------------ rows for the tables
+
+def change_rows(changes: Sequence[StatusChange]) -> list[CompareRow]:
+    """The changes in kind as rows of `columns.CHANGE_COLUMNS`."""
+    return [{"puzzle": c.puzzle, "kind": c.kind, "path": c.path, "backend": c.backend,
+             "before": c.before, "after": c.after, "worse": c.worse} for c in changes]
+
+
+def time_rows(times: Sequence[TaskTime]) -> list[CompareRow]:
+    """The time verdicts as rows of `columns.TIME_COLUMNS`."""
+    return [{"puzzle": t.puzzle, "verdict": t.change.label, "ratio": t.change.ratio,
+             "cpu_ratio": t.change.cpu_ratio, "path": t.path, "backend": t.backend,
+             "a": t.before.wall.text(seconds), "b": t.after.wall.text(seconds),
+             "why": t.change.why, "p": t.change.p, "changed": t.change.changed}
+            for t in times]

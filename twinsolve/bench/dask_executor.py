@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
+from dataclasses import asdict
 from typing import Any
 
 from ..core.errors import UsageError
@@ -28,13 +29,13 @@ _local = threading.local()
 
 
 def run_on_node(payload: dict[str, Any], timeout: float | None,
-                memory_mb: int | None) -> tuple[dict[str, Any], float, float | None]:
-    """Executed by a Dask worker: one task in this thread's warm worker process."""
+                memory_mb: int | None) -> dict[str, Any]:
+    """Executed by a Dask worker: one task in this thread's warm worker process; its
+    `Outcome` as a plain dict (the load is the node's)."""
     worker = getattr(_local, "worker", None)
     if worker is None:
         worker = _local.worker = WorkerProcess()
-    outcome = worker.execute(payload, timeout, memory_mb)
-    return outcome.result, outcome.wall_s, outcome.cpu_s
+    return asdict(worker.execute(payload, timeout, memory_mb))
 
 
 class DaskExecutor:
@@ -77,9 +78,8 @@ class DaskExecutor:
             futures[future.key] = (future, task)
         try:
             for future in as_completed([f for f, _ in futures.values()]):
-                result, wall_s, cpu_s = future.result()
                 task = futures[future.key][1]
-                yield task, outcome_record(task, Outcome(result, wall_s, cpu_s), budget)
+                yield task, outcome_record(task, Outcome(**future.result()), budget)
         finally:
             if self.client is None:
                 client.close()

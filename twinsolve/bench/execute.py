@@ -43,12 +43,15 @@ def task_payload(task: Task, budget: Budget, ident: int) -> dict[str, Any]:
 
 
 def record_of(task: Task, result: Result, wall_s: float, cpu_s: float | None,
-              timeout_s: float | None, memory_mb: int | None = None) -> RunRecord:
+              timeout_s: float | None, memory_mb: int | None = None,
+              mem_mb: float | None = None, load: float | None = None) -> RunRecord:
+    """The record of one run: its answer, measurements (`wall_s`, `cpu_s`, `mem_mb`,
+    `load`: twinsolve.bench.records) and limits (`timeout_s`, `memory_mb`)."""
     record = RunRecord.from_result(str(task.path), task.puzzle, task.backend, result, wall_s,
                                    task.metadata)
     return replace(record, cpu_s=cpu_s, seed=task.seed, instance_hash=task.instance_hash,
                    timeout_s=timeout_s, memory_mb=memory_mb, task_path=task.task_path,
-                   task_hash=task.task_hash)
+                   task_hash=task.task_hash, mem_mb=mem_mb, load=load)
 
 
 def skipped_record(task: Task, budget: Budget) -> RunRecord:
@@ -65,7 +68,7 @@ def outcome_record(task: Task, outcome: Outcome, budget: Budget) -> RunRecord:
     if outcome.result.get(USAGE_ERROR):
         raise UsageError(f"back-end {task.backend}: {outcome.result.get('message')}")
     return record_of(task, Result.from_json(outcome.result), outcome.wall_s, outcome.cpu_s,
-                     budget.timeout, budget.memory_mb)
+                     budget.timeout, budget.memory_mb, outcome.mem_mb, outcome.load)
 
 
 class LocalPool:

@@ -2,9 +2,16 @@
 
 Plan = every instance found under the given paths (each file names its own
 puzzle) x every chosen back-end spec (each once, in the order given) x
-`repeat` seeds, all under one `Budget`. A spec is a back-end name with optional
+`repeat` repeats, all under one `Budget`. A spec is a back-end name with optional
 options (`sat:glucose4`). With no `--backends`, every non-test back-end of each
 instance's puzzle is planned.
+
+Repeats are interleaved, not back to back: the plan runs every task and
+back-end once (repeat 0), then all of them again (repeat 1), and so on, so a
+drift of the machine (another job starting, the CPU warming) hits every
+back-end alike. Repeat i runs with seed i: a back-end that draws random
+numbers (CP-SAT's search) varies as it would in use, one that does not
+repeats exactly. The repeats of a task are one task (twinsolve.bench.repeats).
 
 Everything is checked before the first run, and every problem is reported at
 once: a back-end name that no puzzle in the suite knows, or a spec that no
@@ -159,7 +166,7 @@ def plan_suite(paths: Sequence[str | Path], backends: Sequence[str] | None,
     specs = list(dict.fromkeys(backends)) if backends else None  # each spec once
     entries = list({puzzle_of(f.instance).name: puzzle_of(f.instance) for f in items}.values())
     verdicts = _spec_verdicts(specs, entries) if specs else {}
-    tasks = []
+    once = []  # every task and back-end, in file order: one repeat
     for item in items:
         entry = puzzle_of(item.instance)
         board = content_hash(item.instance)
@@ -171,7 +178,7 @@ def plan_suite(paths: Sequence[str | Path], backends: Sequence[str] | None,
                 options = "{}"
             if reason is None:
                 reason = entry.backend(spec.split(":", 1)[0]).unsupported_reason(item.instance)
-            for seed in range(repeat):
-                tasks.append(Task(item.label, item.instance, entry.name, spec, reason, seed,
-                                  board, options, item.task_path, identity, limits))
+            once.append(Task(item.label, item.instance, entry.name, spec, reason, 0, board,
+                             options, item.task_path, identity, limits))
+    tasks = [replace(task, seed=seed) for seed in range(repeat) for task in once]
     return Plan(tasks, list(found.invalid), list(found.notes))

@@ -2,7 +2,9 @@
 
 Three kinds, each drawn for every puzzle in the results, from judged records
 (a run marked `wrong` does not count as solved); a task is one instance file
-and seed (twinsolve.bench.scores.task_of):
+(twinsolve.bench.scores.task_of), drawn once whatever its repeats: at the
+median of their times and nodes, solved only when every repeat solved it (a
+flapping task is drawn as not solved; twinsolve.bench.repeats):
 
 - cactus (`cactus-<puzzle>`): for each back-end, the number of tasks solved
   within a time t, against t on a log axis; the virtual best back-end (per
@@ -32,9 +34,10 @@ each point with a link target of ours when drawing, which `render` turns
 into the tooltip.
 
 Runs whose back-end does not handle the instance (`unsupported`) or failed
-with an error are left out, as the virtual best leaves them out. Times and
-node counts below the axes' floor (a run that took no measurable time, a
-solve with zero branches) are drawn at the floor.
+with an error are left out, as the virtual best leaves them out. A log axis
+has no 0: times and node counts below the axes' floor (a run that took no
+measurable time, a solve with zero branches) are drawn at the floor, and the
+axis's label says so (`nodes (0 drawn at 1)`) on every plot that has one.
 
 Figures are built on matplotlib's object API with the Agg canvas (never
 pyplot, so no window and no global figure list), and rendered under fixed
@@ -64,11 +67,12 @@ from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from ..core.atomic import output_folder, write_bytes
 from ..core.result import Status
-from .columns import format_value
+from ..files.atomic import output_folder, write_bytes
+from .columns import file_stem, format_value
 from .records import RunRecord
-from .scores import VIRTUAL_BEST, Task, task_of, virtual_best
+from .repeats import task_runs
+from .scores import VIRTUAL_BEST, Task, same_nodes, task_of, virtual_best
 
 __all__ = ["Plot", "FORMATS", "PAIRWISE_MAX", "cactus_plots", "scatter_plots",
            "nodes_time_plots", "all_plots", "compare_plots", "same_nodes", "render",
@@ -107,37 +111,31 @@ class Plot:
     tips: tuple[str, ...] = ()
 
 
-def file_stem(*parts: str) -> str:
-    """A file name from puzzle and back-end names, safe on every file system.
-
-    >>> file_stem("scatter-time", "toy", "sat:glucose4", "vs", "hand")
-    'scatter-time-toy-sat_glucose4-vs-hand'
-    """
-    return "-".join(re.sub(r"[^A-Za-z0-9_.+-]+", "_", part).strip("._") or "_" for part in parts)
-
-
-def same_nodes(a: str, b: str) -> bool:
-    """Whether two back-end specs count `nodes` alike: the same back-end, other options.
-
-    >>> same_nodes("sat", "sat:glucose4"), same_nodes("hand", "cpsat")
-    (True, False)
-    """
-    return _base(a) == _base(b)
-
-
-def _base(spec: str) -> str:
-    """The back-end's name without options or a limits label (`hand [10s]`)."""
-    return re.split(r"[:\s\[]", spec, maxsplit=1)[0]
-
-
 # ------------------------------------------------------------------ shared helpers
 
 def _by_puzzle(records: Iterable[RunRecord]) -> dict[str, list[RunRecord]]:
+    """Per puzzle, one record per task and back-end (its repeats' representative)."""
     groups: dict[str, list[RunRecord]] = defaultdict(list)
-    for record in records:
+    for entry in task_runs(records):
+        record = entry.representative()
         if record.status not in _SKIPPED:
             groups[record.puzzle].append(record)
     return {puzzle: groups[puzzle] for puzzle in sorted(groups)}
+
+
+def _time_label(label: str, times: Iterable[float | None]) -> str:
+    """A time axis's label, saying how times under its floor are drawn, if any are."""
+    if any(t is not None and t < _TIME_FLOOR for t in times):
+        return f"{label}; 0 to {format_value('par2', _TIME_FLOOR)} drawn at " \
+               f"{format_value('par2', _TIME_FLOOR)}"
+    return label
+
+
+def _nodes_label(label: str, nodes: Iterable[float | None]) -> str:
+    """A node axis's label, saying how 0 nodes are drawn, if any run has 0."""
+    if any(n is not None and n < _NODE_FLOOR for n in nodes):
+        return f"{label}; 0 drawn at {_NODE_FLOOR}"
+    return label
 
 
 def _backends(runs: Sequence[RunRecord]) -> list[str]:
@@ -153,9 +151,8 @@ def _seconds(record: RunRecord) -> float:
     return max(record.wall_s, _TIME_FLOOR)
 
 
-def _task_name(task: Task, seeds: bool) -> str:
-    _, path, seed = task
-    return f"{path} (seed {seed})" if seeds else path
+def _task_name(task: Task) -> str:
+    return task[1]
 
 
 def _outcome(record: RunRecord) -> str:
@@ -238,11 +235,10 @@ def _draw_cactus(puzzle: str, runs: Sequence[RunRecord]) -> Drawn:
     axes.set_xlim(min(solved_times, default=right) / 2, right * 1.5)
     axes.set_ylim(0, max(tasks, 1) * 1.05)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_xlabel("time limit t (s, wall)")
+    axes.set_xlabel(_time_label("time limit t (s, wall)",
+                                [r.wall_s for r in runs if r.solved]))
     axes.set_ylabel("tasks solved within t")
-    seeds = len({r.seed for r in runs})
-    what = "tasks" if seeds <= 1 else f"tasks, {seeds} seeds"
-    title = f"{puzzle}: tasks solved within time t, per back-end ({tasks} {what})"
+    title = f"{puzzle}: tasks solved within time t, per back-end ({tasks} tasks)"
     axes.set_title(title)
     axes.legend(loc="lower right")  # curves climb to the left and stay high to the right
     return figure, title, []
@@ -264,13 +260,20 @@ def _pairs(runs: Sequence[RunRecord], a: str,
     return [(key, first[key], second[key]) for key in sorted(first.keys() & second.keys())]
 
 
+def _raw(record: RunRecord, measure: str) -> float | None:
+    """The run's time or nodes as measured."""
+    if measure == "time":
+        return record.wall_s
+    return None if record.nodes is None else float(record.nodes)
+
+
 def _measure(record: RunRecord, measure: str) -> float | None:
     """The solved run's time or nodes (floored for the log axis); None if not solved."""
     if not record.solved:
         return None
-    if measure == "time":
-        return _seconds(record)
-    return None if record.nodes is None else max(float(record.nodes), _NODE_FLOOR)
+    value = _raw(record, measure)
+    floor = _TIME_FLOOR if measure == "time" else _NODE_FLOOR
+    return None if value is None else max(value, floor)
 
 
 def _border(runs: Sequence[RunRecord], measure: str) -> float:
@@ -289,7 +292,6 @@ _CATEGORIES = (("both solved", "#1f77b4", "o"), ("only {a} solved", "#2ca02c", "
 def _scatter_points(runs: Sequence[RunRecord], a: str, b: str, measure: str,
                     border: float) -> list[tuple[list[float], list[float], list[str]]]:
     """Per category of `_CATEGORIES`: the points' x, y and hover texts."""
-    seeds = len({r.seed for r in runs}) > 1
     points: list[tuple[list[float], list[float], list[str]]] = [([], [], []) for _ in range(4)]
     for task, first, second in _pairs(runs, a, b):
         x, y = _measure(first, measure), _measure(second, measure)
@@ -298,7 +300,7 @@ def _scatter_points(runs: Sequence[RunRecord], a: str, b: str, measure: str,
         xs, ys, tips = points[(x is None) * 2 + (y is None)]
         xs.append(border if x is None else x)
         ys.append(border if y is None else y)
-        tips.append("\n".join((_task_name(task, seeds), _outcome(first), _outcome(second))))
+        tips.append("\n".join((_task_name(task), _outcome(first), _outcome(second))))
     return points
 
 
@@ -328,8 +330,10 @@ def _draw_scatter(puzzle: str, runs: Sequence[RunRecord], a: str, b: str,
     axes.set_ylim(low, high)
     axes.set_aspect("equal")
     unit = "wall time (s)" if measure == "time" else "nodes"
-    axes.set_xlabel(f"{a}: {unit}")
-    axes.set_ylabel(f"{b}: {unit}")
+    for backend, set_label in ((a, axes.set_xlabel), (b, axes.set_ylabel)):
+        raw = [_raw(r, measure) for r in runs if r.backend == backend and r.solved]
+        label = f"{backend}: {unit}"
+        set_label(_time_label(label, raw) if measure == "time" else _nodes_label(label, raw))
     what = "wall time" if measure == "time" else "search nodes"
     title = f"{puzzle}: {what} per task\n{a} (x) against {b} (y)"
     axes.set_title(title)
@@ -392,7 +396,6 @@ def compare_plots(before: Iterable[RunRecord], after: Iterable[RunRecord],
 
 def _draw_nodes_time(puzzle: str, runs: Sequence[RunRecord]) -> Drawn:
     figure, axes = _new_figure()
-    seeds = len({r.seed for r in runs}) > 1
     tips: list[str] = []
     for index, backend in enumerate(_backends(runs)):
         solved = [r for r in runs if r.backend == backend and r.solved and r.nodes is not None]
@@ -400,7 +403,7 @@ def _draw_nodes_time(puzzle: str, runs: Sequence[RunRecord]) -> Drawn:
         ys = [max(float(r.nodes), _NODE_FLOOR) for r in solved]  # type: ignore[arg-type]
         collection = axes.scatter(xs, ys, s=16, alpha=0.75, label=f"{backend} ({len(xs)})",
                                   **_style(index))
-        _with_tips(collection, tips, [f"{_task_name(task_of(r), seeds)}\n{_outcome(r)}"
+        _with_tips(collection, tips, [f"{_task_name(task_of(r))}\n{_outcome(r)}"
                                       for r in solved])
     axes.set_xscale("log")
     axes.set_yscale("log")
@@ -409,8 +412,10 @@ def _draw_nodes_time(puzzle: str, runs: Sequence[RunRecord]) -> Drawn:
         axes.set_ylim(_NODE_FLOOR, 10)
         axes.text(0.5, 0.5, "no solved runs", transform=axes.transAxes, ha="center",
                   va="center", color="grey")
-    axes.set_xlabel("wall time (s)")
-    axes.set_ylabel("nodes (each back-end counts its own)")
+    solved = [r for r in runs if r.solved and r.nodes is not None]
+    axes.set_xlabel(_time_label("wall time (s)", [r.wall_s for r in solved]))
+    axes.set_ylabel(_nodes_label("nodes (each back-end counts its own)",
+                                 [r.nodes for r in solved]))
     title = f"{puzzle}: search nodes against wall time, one point per solved run"
     axes.set_title(title)
     axes.legend(loc="best")

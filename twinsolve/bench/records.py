@@ -1,9 +1,16 @@
 """One benchmark run's outcome, as stored and reported.
 
 A `RunRecord` is plain data: where the instance came from, which back-end
-spec ran, the verified `Result` fields flattened, and the wall time the
-harness saw. Records are what the verdict pass rewrites (to `wrong`) and what
-the summary table aggregates.
+spec ran, the verified `Result` fields flattened, and the run's measurements
+(twinsolve.bench.isolation says how each is taken):
+- `wall_s`: the run's wall-clock time, parsing the instance included;
+- `cpu_s`: the CPU time of the run itself, user + system, of the worker and
+  of every program it started and waited for (None where not measured);
+- `mem_mb`: the peak resident memory the run added to its worker, in MiB
+  (the worker's own imports not counted; None where not measured);
+- `load`: the host's 1-minute load average when the run started.
+Records are what the verdict pass rewrites (to `wrong`) and what the summary
+table aggregates.
 
 Three identities matter: `instance_hash` is the board (the puzzle without its
 metadata comments: runs of different back-ends on the same board are checked
@@ -46,6 +53,8 @@ class RunRecord:
     task_hash: str = ""
     run_id: int | None = None
     reused_from: int | None = None
+    mem_mb: float | None = None
+    load: float | None = None
 
     @property
     def solved(self) -> bool:

@@ -2,15 +2,18 @@
 
 The command: load and judge the database (twinsolve.bench.results: which
 runs are shown, the database opened so it cannot be written), then write
-the outputs asked for, each by twinsolve.core.atomic (a plain file
+the outputs asked for, each by twinsolve.files.atomic (a plain file
 atomically), each drawn by its renderer:
-- `--csv FILE`, `--json FILE`: the runs (twinsolve.bench.exports);
+- `--csv FILE`, `--json FILE`: the runs, each solution as its hash and size;
+  `--solutions FILE`: every solution whole, as JSON Lines (twinsolve.bench.exports);
+- `--benchexec DIR`: a BenchExec result XML per back-end (twinsolve.bench.benchexec);
 - `--markdown FILE`, `--latex FILE`: the summary table with every column, for
   a README or a paper, with over which tasks each puzzle's PAR-2 is taken
   (twinsolve.bench.exports);
 - `--plots DIR`: PNG and SVG of every plot (twinsolve.bench.plots);
 - `--html FILE`: one self-contained page (twinsolve.bench.html), with the
-  plots inlined and a few pictures per puzzle (twinsolve.bench.gallery).
+  plots inlined, a few pictures per puzzle and each task's picture in its
+  runs' details (twinsolve.bench.gallery).
 The summary rows come back in the result; the CLI prints them
 (twinsolve.bench.summary).
 
@@ -23,9 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.atomic import output_folder, write_text
-from .exports import csv_text, json_text, latex_text, markdown_text
-from .gallery import gallery
+from ..files.atomic import output_folder, write_text
+from .benchexec import result_files
+from .exports import csv_text, json_text, latex_text, markdown_text, solutions_text
+from .gallery import gallery, task_pictures
 from .html import page
 from .results import ReportData, load
 from .scores import SummaryRow
@@ -73,7 +77,8 @@ def report(db_path: str | Path, html: str | Path | None = None, csv: str | Path 
            plots: str | Path | None = None, session: int | None = None,
            timeout: float | None = None, all_sessions: bool = False,
            markdown_path: str | Path | None = None,
-           latex_path: str | Path | None = None) -> ReportResult:
+           latex_path: str | Path | None = None, solutions_path: str | Path | None = None,
+           benchexec: str | Path | None = None) -> ReportResult:
     """Load and judge `db_path`, write the outputs asked for, and say what was written.
 
     `session`, `timeout` and `all_sessions` choose the runs shown (see `load`).
@@ -88,10 +93,17 @@ def report(db_path: str | Path, html: str | Path | None = None, csv: str | Path 
         written.append(write_text(markdown_path, markdown_text(data)))
     if latex_path is not None:
         written.append(write_text(latex_path, latex_text(data)))
+    if solutions_path is not None:
+        written.append(write_text(solutions_path, solutions_text(data)))
+    if benchexec is not None:
+        folder = output_folder(benchexec)
+        written.extend(write_text(folder / name, text)
+                       for name, text in result_files(data).items())
     if plots is not None or html is not None:
         plot_files, embedded = _plots_and_svgs(data, plots, want_svg=html is not None)
         written.extend(plot_files)
         if html is not None:
             pictures = gallery(data.records, sorted({r.puzzle for r in data.records}))
-            written.append(write_text(html, page(data, embedded, pictures)))
+            written.append(write_text(html, page(data, embedded, pictures,
+                                                 task_pictures(data.records))))
     return ReportResult(data, tuple(written))

@@ -16,6 +16,10 @@ plan, `timeout=S` every task's latest run at that time limit, and
 than one set of limits, each back-end's label says which (`hand [10s]`), so no
 row mixes them.
 
+Noise. `warnings` are twinsolve.bench.noise's about the runs shown: the
+sessions that ran them on a busy host, tasks whose repeats spread widely, and
+flapping tasks; every report says them.
+
 A path that does not exist, or a file that is not a twinsolve results
 database, is a `UsageError` with one line naming it.
 """
@@ -27,12 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import UsageError
+from .noise import warnings
 from .records import RunRecord
+from .repeats import task_runs
 from .scores import SummaryRow, summarise
 from .store import Store
 from .verdict import judge
 
-__all__ = ["ReportData", "load"]
+__all__ = ["ReportData", "load", "facts"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,13 @@ class ReportData:
     sessions: tuple[dict[str, Any], ...]     # provenance, one per bench invocation
     summary: tuple[SummaryRow, ...]
     invalid: tuple[str, ...] = ()            # files the shown session skipped as invalid
+    warnings: tuple[str, ...] = ()           # noise in the runs shown (twinsolve.bench.noise)
+
+    @property
+    def shown_sessions(self) -> tuple[dict[str, Any], ...]:
+        """The sessions that ran the runs shown, oldest first."""
+        ran = {row.get("session_id") for row in self.rows}
+        return tuple(s for s in self.sessions if s.get("id") in ran)
 
 
 def _limits_label(record: RunRecord) -> str:
@@ -107,4 +120,58 @@ def load(db_path: str | Path, session: int | None = None, timeout: float | None 
             sessions = store.sessions()
             invalid = store.invalid(shown) if shown is not None else []
     return ReportData(path, selection, columns, tuple(rows), tuple(records), tuple(sessions),
-                      tuple(summarise(records)), tuple(invalid))
+                      tuple(summarise(records)), tuple(invalid),
+                      tuple(warnings(sessions, rows, task_runs(records))))
+
+
+# ------------------------------------------------------------------ the header's facts
+
+def _distinct(values: Any) -> list[str]:
+    return list(dict.fromkeys(str(v) for v in values if v not in (None, "")))
+
+
+def _limits(data: ReportData) -> str:
+    pairs = dict.fromkeys((r.timeout_s, r.memory_mb) for r in data.records)
+    texts = []
+    for timeout, memory in pairs:
+        time = "no time limit" if timeout is None else f"{timeout:g} s per run"
+        texts.append(f"{time}, " + ("no memory limit" if memory is None
+                                    else f"{memory} MB memory per run"))
+    return "; ".join(texts) or "-"
+
+
+def _load(data: ReportData) -> str:
+    sessions = data.shown_sessions
+    loads = [float(v) for v in (*(r.get("load") for r in data.rows),
+                                *(s.get(k) for s in sessions for k in ("load_start", "load_end")))
+             if isinstance(v, int | float)]
+    if not loads:
+        return "not recorded"
+    cores = _distinct(s.get("cores") for s in sessions)
+    on = f" on {'/'.join(cores)} cores" if cores else ""
+    low, high = min(loads), max(loads)
+    return (f"{low:.1f}" if low == high else f"{low:.1f} to {high:.1f}") + on + \
+        " (1-minute load average while it ran)"
+
+
+def facts(data: ReportData) -> list[tuple[str, str]]:
+    """What a report's header says of the runs shown: (label, text) pairs — the limits, the
+    host, its load, the date and twinsolve's version, from the sessions that ran them."""
+    sessions = data.shown_sessions
+    hosts = [f"{s.get('host')} ({s.get('cpu')}, {s.get('cores') or '?'} cores, governor "
+             f"{s.get('governor') or 'not readable'})" for s in sessions]
+    dates = _distinct(str(s.get("started") or "").replace("T", " ").replace("+00:00", " UTC")
+                      for s in sessions)
+    versions = _distinct(f"twinsolve {s.get('twinsolve')}"
+                         + (f" (git {str(s['git_commit'])[:12]})" if s.get("git_commit") else "")
+                         for s in sessions)
+    repeats = max((int(row.get("repeats") or 1) for row in data.summary), default=1)
+    jobs = _distinct(s.get("jobs") for s in sessions)
+    runs = f"{len(data.rows)} run{'' if len(data.rows) == 1 else 's'}"
+    if repeats > 1:
+        runs += f", {repeats} repeats per task"
+    if jobs:
+        runs += f", {'/'.join(jobs)} jobs"
+    return [("limits", _limits(data)), ("host", "; ".join(_distinct(hosts)) or "-"),
+            ("load", _load(data)), ("date", ", ".join(dates) or "-"),
+            ("version", ", ".join(versions) or "-"), ("runs", runs)]

@@ -1,25 +1,36 @@
 """The summary's rows: one per puzzle and back-end, plus the virtual best.
 
-A task is one instance file (its path and content) and seed; a run is one
-back-end on one task. Per puzzle and back-end the row counts: runs; solved
-(a definite answer — optimal, solved or unsat — not marked wrong); feasible
-(a solution without proof); wrong; timeout; memout; crash; other
-(unsupported, error; also counted apart as `unsupported` and `error`); wins
-(the tasks where this back-end's solved run was the fastest of all, ties
-counting for each); only (the tasks no other back-end solved); and times:
-median and geometric-mean wall time and median nodes over the solved runs.
+A task is one instance file (its path and content), whatever the number of
+repeats; a run is one back-end on one task, once. The repeats of a task are
+summarised first (twinsolve.bench.repeats: a status, a median with its
+spread), and every count is of tasks. Per puzzle and back-end the row
+counts: runs; solved (a definite answer — optimal, solved or unsat — not
+marked wrong, in every repeat); feasible (a solution without proof); wrong (a
+wrong answer in any repeat); timeout; memout; crash; other (unsupported,
+error; also counted apart as `unsupported` and `error`); flapping (tasks
+whose repeats disagree); wins (the tasks where this back-end's solved median
+time was the fastest of all, ties counting for each); only (the tasks no
+other back-end solved); and, over the solved tasks, the median and the
+geometric mean of their median wall times, the median of their median CPU
+times (`median_cpu_s`), of the peak memory they added (`median_mem_mb`) and
+of their nodes.
 
-PAR-2 (the SAT Competition's score) is the mean over tasks of the wall time
-when solved, else twice the time limit. It is taken over the same tasks for
-every back-end of a puzzle: a task that some back-end does not handle
-(`unsupported`) is left out for all of them alike, so no back-end gains by
-refusing the hard variants (a back-end that handles none of the puzzle's
-tasks takes no part and leaves nothing out); an `error` counts as not solved. `par2_tasks`
-says over how many tasks, `tasks` and `excluded` how many there are and how
-many were left out.
+PAR-2 (the SAT Competition's score) is the mean over tasks of each task's
+score: its (median) wall time when solved, else twice the time limit. It is
+taken over the same tasks for every back-end of a puzzle: a task that some
+back-end does not handle (`unsupported`) is left out for all of them alike,
+so no back-end gains by refusing the hard variants (a back-end that handles
+none of the puzzle's tasks takes no part and leaves nothing out); an `error`
+counts as not solved. `par2_tasks` says over how many tasks, `tasks` and
+`excluded` how many there are and how many were left out. With repeats,
+`par2_range` is the PAR-2 of the worst and of the best repeat (each repeat's
+runs scored alone), the spread of the score itself.
 
-The virtual best back-end (VBS) of a puzzle takes, per task, the fastest
-solved run of any back-end: the score a portfolio of all of them would get.
+The virtual best back-end (VBS) of a puzzle takes, per task, the back-end
+with the fastest solved median: the score a portfolio of all of them would
+get. Its node count is given only when every back-end counts nodes in the
+same unit (`same_nodes`: `hand` and `hand:probe=false`, never `hand` and
+`cpsat`, whose nodes are branches of another search).
 
 `problems` are the runs that went wrong (what makes `bench` exit 1), and
 `scope_notes` say over which tasks each puzzle's PAR-2 is taken. Data only:
@@ -30,6 +41,7 @@ page in twinsolve.bench.exports and twinsolve.bench.html.
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -37,122 +49,157 @@ from collections.abc import Iterable, Mapping, Sequence
 from ..core.result import Status
 from .columns import groups
 from .records import RunRecord
+from .repeats import Task, TaskRuns, by_task, par2, task_of, task_runs
 
 __all__ = ["summarise", "SummaryRow", "VIRTUAL_BEST", "par2", "virtual_best", "task_of", "Task",
-           "winners", "problems", "PROBLEMS", "scope_note", "scope_notes", "is_virtual_best"]
+           "winners", "problems", "PROBLEMS", "scope_note", "scope_notes", "is_virtual_best",
+           "same_nodes", "best_of"]
 
 SummaryRow = dict[str, object]
-Task = tuple[str, str, int]
 VIRTUAL_BEST = "virtual best"
 PROBLEMS = (Status.WRONG, Status.ERROR, Status.CRASH)   # what makes `bench` exit 1
 _OTHER = (Status.UNSUPPORTED, Status.ERROR)
 
 
-def task_of(record: RunRecord) -> Task:
-    """The task a run belongs to: (content hash with metadata, path, seed) of its instance file.
+def same_nodes(a: str, b: str) -> bool:
+    """Whether two back-end specs count `nodes` alike: the same back-end, other options.
 
-    Two files with the same board are two tasks; one file run with two seeds too.
+    >>> same_nodes("sat", "sat:glucose4"), same_nodes("hand", "cpsat")
+    (True, False)
     """
-    return (*record.task, record.seed)
+    return _base(a) == _base(b)
 
 
-def par2(record: RunRecord) -> float | None:
-    if record.solved:
-        return record.wall_s
-    return None if record.timeout_s is None else 2 * record.timeout_s
+def _base(spec: str) -> str:
+    """The back-end's name without options or a limits label (`hand [10s]`)."""
+    return re.split(r"[:\s\[]", spec, maxsplit=1)[0]
 
 
-def _mean_par2(runs: Sequence[RunRecord]) -> float | None:
-    scores = [par2(r) for r in runs]
+def _mean_par2(tasks: Sequence[TaskRuns]) -> float | None:
+    scores = [t.par2 for t in tasks]
     return statistics.fmean(scores) if scores and None not in scores else None  # type: ignore[arg-type]
 
 
-def _row(puzzle: str, backend: str, runs: Sequence[RunRecord], scored: Sequence[RunRecord],
-         wins: int | None, only: int | None) -> SummaryRow:
-    solved = [r for r in runs if r.solved]
-    times = [r.wall_s for r in solved]
-    nodes = [r.nodes for r in solved if r.nodes is not None]
+def _par2_range(tasks: Sequence[TaskRuns]) -> list[float] | None:
+    """[lowest, highest] PAR-2 of one repeat alone (repeat i: the i-th run of every task),
+    over the same tasks; None without repeats, or when the tasks' repeats differ in number."""
+    repeats = {len(t.runs) for t in tasks}
+    if len(repeats) != 1 or min(repeats) < 2:
+        return None
+    per_repeat = []
+    for index in range(min(repeats)):
+        scores = [par2(t.runs[index]) for t in tasks]
+        if None in scores:
+            return None
+        per_repeat.append(statistics.fmean(scores))  # type: ignore[arg-type]
+    return [min(per_repeat), max(per_repeat)]
+
+
+def _median(values: Iterable[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
+
+
+def _row(puzzle: str, backend: str, tasks: Sequence[TaskRuns], scored: Sequence[TaskRuns],
+         wins: int | None, only: int | None, nodes: bool = True) -> SummaryRow:
+    solved = [t for t in tasks if t.solved]
+    times = [t.wall.median for t in solved]
+
+    def count(*statuses: Status) -> int:
+        return sum(t.status in statuses for t in tasks)
+
     return {
-        "puzzle": puzzle, "backend": backend, "runs": len(runs), "solved": len(solved),
-        "feasible": sum(r.status is Status.FEASIBLE for r in runs),
-        "wrong": sum(r.status is Status.WRONG for r in runs),
-        "timeout": sum(r.status is Status.TIMEOUT for r in runs),
-        "memout": sum(r.status is Status.MEMOUT for r in runs),
-        "crash": sum(r.status is Status.CRASH for r in runs),
-        "other": sum(r.status in _OTHER for r in runs),
-        "par2": _mean_par2(scored),
+        "puzzle": puzzle, "backend": backend, "runs": sum(len(t.runs) for t in tasks),
+        "solved": len(solved), "feasible": count(Status.FEASIBLE), "wrong": count(Status.WRONG),
+        "timeout": count(Status.TIMEOUT), "memout": count(Status.MEMOUT),
+        "crash": count(Status.CRASH), "other": count(*_OTHER),
+        "flapping": sum(t.status is None for t in tasks),
+        "par2": _mean_par2(scored), "par2_range": _par2_range(scored),
         "median_s": statistics.median(times) if times else None,
         "geomean_s": math.exp(statistics.fmean(math.log(max(t, 1e-6)) for t in times))
         if times else None,
-        "median_nodes": statistics.median(nodes) if nodes else None,
-        "unsupported": sum(r.status is Status.UNSUPPORTED for r in runs),
-        "error": sum(r.status is Status.ERROR for r in runs),
+        "median_cpu_s": _median(t.cpu.median if t.cpu else None for t in solved),
+        "median_mem_mb": _median(t.mem.median if t.mem else None for t in solved),
+        "median_nodes": _median(t.nodes.median if t.nodes else None for t in solved)
+        if nodes else None,
+        "unsupported": count(Status.UNSUPPORTED), "error": count(Status.ERROR),
         "wins": wins, "only": only, "par2_tasks": len(scored),
+        "repeats": max((len(t.runs) for t in tasks), default=0),
     }
 
 
+def best_of(candidates: Sequence[TaskRuns]) -> TaskRuns | None:
+    """The virtual best of one task: the solved entry with the fastest median wall time
+    (the first back-end by name on a tie), else the first that is not unsupported."""
+    handled = sorted((t for t in candidates if t.status is not Status.UNSUPPORTED),
+                     key=lambda t: t.backend)
+    solved = [t for t in handled if t.solved]
+    if solved:
+        return min(solved, key=lambda t: t.wall.median)
+    return handled[0] if handled else None
+
+
+def _virtual_best(tasks: Sequence[TaskRuns]) -> list[TaskRuns]:
+    return [best for group in by_task(tasks).values() if (best := best_of(group)) is not None]
+
+
 def virtual_best(runs: Sequence[RunRecord]) -> list[RunRecord]:
-    """Per task, the fastest solved run of any back-end, else the first other run of it.
+    """The runs of each task's virtual best back-end (all its repeats); see `best_of`.
 
-    Runs of a back-end that does not handle the task (`unsupported`) are no
-    candidates; a task no back-end handles has no virtual best run.
+    A task no back-end handles has no virtual best run.
     """
-    by_task: dict[Task, list[RunRecord]] = defaultdict(list)
-    for record in runs:
-        if record.status is not Status.UNSUPPORTED:
-            by_task[task_of(record)].append(record)
-    best = []
-    for group in by_task.values():
-        solved = [r for r in group if r.solved]
-        best.append(min(solved, key=lambda r: r.wall_s) if solved else group[0])
-    return best
+    return [r for best in _virtual_best(task_runs(runs)) for r in best.runs]
 
 
-def winners(runs: Iterable[RunRecord]) -> dict[Task, set[str]]:
-    """Per task that some back-end solved, the back-ends whose solved run was fastest."""
+def _winners(tasks: Sequence[TaskRuns]) -> dict[Task, set[str]]:
     fastest: dict[Task, float] = {}
     who: dict[Task, set[str]] = defaultdict(set)
-    for record in runs:
-        if not record.solved:
+    for entry in tasks:
+        if not entry.solved:
             continue
-        task = task_of(record)
-        if task not in fastest or record.wall_s < fastest[task]:
-            fastest[task], who[task] = record.wall_s, {record.backend}
-        elif record.wall_s == fastest[task]:
-            who[task].add(record.backend)
+        time = entry.wall.median
+        if entry.task not in fastest or time < fastest[entry.task]:
+            fastest[entry.task], who[entry.task] = time, {entry.backend}
+        elif time == fastest[entry.task]:
+            who[entry.task].add(entry.backend)
     return dict(who)
 
 
+def winners(runs: Iterable[RunRecord]) -> dict[Task, set[str]]:
+    """Per task that some back-end solved, the back-ends whose solved median was fastest."""
+    return _winners(task_runs(runs))
+
+
 def _puzzle_rows(puzzle: str, runs: Sequence[RunRecord]) -> list[SummaryRow]:
-    by_backend: dict[str, list[RunRecord]] = defaultdict(list)
-    for record in runs:
-        by_backend[record.backend].append(record)
-    tasks = {task_of(r) for r in runs}
+    tasks = task_runs(runs)
+    by_backend: dict[str, list[TaskRuns]] = defaultdict(list)
+    for entry in tasks:
+        by_backend[entry.backend].append(entry)
     # A back-end that handles none of the puzzle's tasks (an option only another puzzle's
     # back-end reads, a peer for another puzzle) takes no part, so it leaves nothing out.
     taking_part = {b for b, group in by_backend.items()
-                   if any(r.status is not Status.UNSUPPORTED for r in group)}
-    excluded = {task_of(r) for r in runs
-                if r.status is Status.UNSUPPORTED and r.backend in taking_part}
-    won = winners(runs)
+                   if any(t.status is not Status.UNSUPPORTED for t in group)}
+    excluded = {t.task for t in tasks
+                if t.status is Status.UNSUPPORTED and t.backend in taking_part}
+    won = _winners(tasks)
     solvers: dict[Task, set[str]] = defaultdict(set)
-    for record in runs:
-        if record.solved:
-            solvers[task_of(record)].add(record.backend)
-    groups = [(b, by_backend[b]) for b in sorted(by_backend)]
+    for entry in tasks:
+        if entry.solved:
+            solvers[entry.task].add(entry.backend)
 
-    def scored(group: Sequence[RunRecord]) -> list[RunRecord]:
-        return [r for r in group if task_of(r) not in excluded]
+    def scored(group: Sequence[TaskRuns]) -> list[TaskRuns]:
+        return [t for t in group if t.task not in excluded]
 
     rows = [_row(puzzle, backend, group, scored(group),
                  sum(backend in names for names in won.values()),
                  sum(names == {backend} for names in solvers.values()))
-            for backend, group in groups]
-    if len(groups) > 1:
-        best = virtual_best(runs)
-        rows.append(_row(puzzle, VIRTUAL_BEST, best, scored(best), None, None))
+            for backend, group in sorted(by_backend.items())]
+    if len(by_backend) > 1:
+        best = _virtual_best(tasks)
+        one_unit = len({_base(b) for b in taking_part}) <= 1
+        rows.append(_row(puzzle, VIRTUAL_BEST, best, scored(best), None, None, nodes=one_unit))
     for row in rows:
-        row["tasks"], row["excluded"] = len(tasks), len(excluded)
+        row["tasks"], row["excluded"] = len({t.task for t in tasks}), len(excluded)
     return rows
 
 
@@ -177,7 +224,10 @@ def problems(records: Iterable[RunRecord],
 def scope_note(row: SummaryRow, unsupported_by: Sequence[str] = ()) -> str:
     """Over which tasks the puzzle's PAR-2 is taken, for a block heading or a page."""
     tasks, excluded = int(row.get("tasks") or 0), int(row.get("excluded") or 0)
+    repeats = int(row.get("repeats") or 1)
     text = f"{tasks} task{'' if tasks == 1 else 's'}"
+    if repeats > 1:
+        text += f" x {repeats} repeats"
     if excluded:
         by = f": unsupported by {', '.join(unsupported_by)}" if unsupported_by else ""
         text += f"; PAR-2 over {tasks - excluded} ({excluded} left out for every back-end{by})"
@@ -188,7 +238,8 @@ def scope_notes(rows: Sequence[SummaryRow]) -> dict[str, str]:
     """Per puzzle of the summary rows, `scope_note` naming the back-ends that refused tasks."""
     return {puzzle: scope_note(block[0], [str(r["backend"]) for r in block
                                           if not is_virtual_best(r) and r.get("unsupported")
-                                          and r["unsupported"] != r["runs"]])
+                                          and r["unsupported"] * int(r.get("repeats") or 1)
+                                          != r["runs"]])
             for puzzle, block in groups(rows)}
 
 

@@ -22,17 +22,27 @@ in flight and never leaves a half-written row; UNIQUE (session, key) makes a
 duplicate within a session impossible (`--fresh` runs a key again in a new
 session, keeping the old run as history).
 
-Versions. `PRAGMA user_version` is the schema version (2). A database of
-schema 1 (runs keyed by board, back-end, options and seed only) is upgraded in
-place when the harness opens it, in one transaction; its runs get their limits
-from the columns they had and an empty `task_path`: their key named no file.
+Measurements and noise. Each run stores its wall time, its CPU time, the
+peak memory it added to its worker (`mem_mb`) and the host's load when it
+started (`load`) (twinsolve.bench.records says what each measures); each
+session its host's cores, memory, CPU frequency governor and load at its
+start and end (twinsolve.bench.provenance).
+
+Versions. `PRAGMA user_version` is the schema version (3). An older database
+is upgraded in place when the harness opens it, in one transaction, and its
+runs resume as they were: schema 2 (no measurements of memory and load) gets
+the new columns, empty for its runs (`_ADDED`); schema 1 (runs keyed by
+board, back-end, options and seed only) is first rewritten as schema 2: its
+runs get their limits from the columns they had and an empty `task_path`:
+their key named no file.
 Such a run is the run of every file with its content (board and metadata),
 back-end, options, seed and limits, as it was then, so a suite that plans it
 resumes it (`upgraded`): the first file of the plan whose path ends its stored
 path, else its first such file, takes it on (`adopt` writes that file's
 `task_path` into it), and the other files share its answer. Nothing is run
-again and every task counts once. Reports never write: they upgrade a copy in
-memory.
+again and every task counts once. Reports never write: they read a schema-2
+database as it is (its missing measurements empty) and upgrade a copy of a
+schema-1 one in memory.
 
 Opening. Every database a user hands over is checked before anything is
 written to it, and refused with one line naming it: a folder, a named pipe,
@@ -73,9 +83,9 @@ from ..core.run import file_problem
 from ..core.sources import printable
 from .records import RunRecord
 
-__all__ = ["Store", "RunKey", "SCHEMA_VERSION", "task_hash", "limits_key"]
+__all__ = ["Store", "RunKey", "SCHEMA_VERSION", "RUN_COLUMNS", "task_hash", "limits_key"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # (task_hash, task_path, backend, options, seed, limits)
 RunKey = tuple[str, str, str, str, int, str]
@@ -86,7 +96,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     id INTEGER PRIMARY KEY,
     started TEXT, twinsolve TEXT, git_commit TEXT, python TEXT, ortools TEXT,
     python_sat TEXT, host TEXT, cpu TEXT, platform TEXT, argv TEXT,
-    jobs INTEGER, timeout_s REAL, memory_mb INTEGER, executor TEXT, fresh INTEGER DEFAULT 0
+    jobs INTEGER, timeout_s REAL, memory_mb INTEGER, executor TEXT, fresh INTEGER DEFAULT 0,
+    cores INTEGER, governor TEXT, load_start REAL, load_end REAL, ram_mb INTEGER
 );
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
@@ -100,6 +111,7 @@ CREATE TABLE IF NOT EXISTS runs (
     stats TEXT, message TEXT, solution TEXT, metadata TEXT, timeout_s REAL, memory_mb INTEGER,
     reused_from INTEGER REFERENCES runs(id),
     finished TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    mem_mb REAL, load REAL,
     UNIQUE (session_id, task_hash, task_path, backend, options, seed, limits)
 );
 CREATE INDEX IF NOT EXISTS runs_by_key ON runs (task_hash, task_path, backend, options, seed,
@@ -120,7 +132,18 @@ CREATE TABLE IF NOT EXISTS invalid (
 _COLUMNS = ("session_id", *_KEY, "instance_hash", "instance_path", "puzzle", "backend_spec",
             "status", "objective", "is_unique", "count", "verified", "wall_s", "cpu_s",
             "build_s", "solve_s", "nodes", "stats", "message", "solution", "metadata",
-            "timeout_s", "memory_mb", "reused_from")
+            "timeout_s", "memory_mb", "reused_from", "mem_mb", "load")
+
+# The runs table's columns in table order, as a report shows them whatever the schema.
+RUN_COLUMNS = ("id", *_COLUMNS[:-2], "finished", *_COLUMNS[-2:])
+
+# The columns each later schema added, with their types: an older database gets them
+# (empty for its runs) when the harness upgrades it.
+_ADDED = {
+    "sessions": (("fresh", "INTEGER DEFAULT 0"), ("cores", "INTEGER"), ("governor", "TEXT"),
+                 ("load_start", "REAL"), ("load_end", "REAL"), ("ram_mb", "INTEGER")),
+    "runs": (("mem_mb", "REAL"), ("load", "REAL")),
+}
 
 _IDS_PER_QUERY = 500  # under SQLite's oldest limit of 999 parameters per statement
 
@@ -211,7 +234,7 @@ def _check_health(db: sqlite3.Connection, path: Path) -> None:
 
 
 def _check_schema(db: sqlite3.Connection, path: Path) -> int:
-    """The schema version of a twinsolve database (1 or 2); UsageError for anything else."""
+    """The schema version of a twinsolve database (1 to 3); UsageError for anything else."""
     tables = {table: _columns(db, table) for table in _REQUIRED}
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION and all(tables.values()):
@@ -244,11 +267,24 @@ def _checked(path: Path) -> int:
         db.close()
 
 
-def _upgrade_from_1(db: sqlite3.Connection) -> int:
-    """Rewrite a schema-1 database as schema 2 in the open transaction; runs kept."""
+def _upgrade(db: sqlite3.Connection, version: int) -> int:
+    """Bring a database of an older schema to this one in the open transaction; return
+    how many runs it keeps (all of them)."""
+    if version == 1:
+        _upgrade_from_1(db)
+    for table, added in _ADDED.items():
+        present = _columns(db, table)
+        for name, kind in added:
+            if name not in present:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return int(db.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+
+
+def _upgrade_from_1(db: sqlite3.Connection) -> None:
+    """Rewrite a schema-1 runs table as the current one in the open transaction; runs kept
+    (`_upgrade` adds the sessions' newer columns)."""
     db.execute("ALTER TABLE runs RENAME TO runs_v1")
-    if "fresh" not in _columns(db, "sessions"):
-        db.execute("ALTER TABLE sessions ADD COLUMN fresh INTEGER DEFAULT 0")
     for statement in _SCHEMA.split(";"):  # not executescript: it would commit first
         if statement.strip():
             db.execute(statement)
@@ -273,8 +309,6 @@ def _upgrade_from_1(db: sqlite3.Connection) -> int:
         db.execute("INSERT OR IGNORE INTO plan (session_id, run_id) VALUES (?, ?)",
                    (row["session_id"], row["id"]))
     db.execute("DROP TABLE runs_v1")
-    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    return len(old)
 
 
 def _ends_with(path: str, tail: str) -> bool:
@@ -291,7 +325,7 @@ class Store:
 
     def __init__(self, path: str | Path, connection: sqlite3.Connection | None = None) -> None:
         self.path = Path(path)
-        self.upgraded_runs: int | None = None  # runs kept, when a schema-1 file was upgraded
+        self.upgraded_runs: int | None = None  # runs kept, when an older file was upgraded
         if connection is not None:
             self.db = connection
             return
@@ -318,10 +352,10 @@ class Store:
         # before anything is written or run, not at the first finished run.
         db.execute("BEGIN IMMEDIATE")
         db.rollback()
-        if version == 1:
+        if version < SCHEMA_VERSION:
             with db:
                 db.execute("BEGIN IMMEDIATE")
-                self.upgraded_runs = _upgrade_from_1(db)
+                self.upgraded_runs = _upgrade(db, version)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
 
@@ -330,7 +364,8 @@ class Store:
         """An existing results database on a connection that never writes it.
 
         A schema-1 database is copied into memory and upgraded there, so the file
-        stays as it is.
+        stays as it is; a schema-2 one is read as it is (`rows`: its runs lack the
+        newer measurements).
         """
         path = Path(path)
         problem = _existing_problem(path)
@@ -346,7 +381,7 @@ class Store:
                 db = memory
                 with db:
                     db.execute("BEGIN")
-                    _upgrade_from_1(db)
+                    _upgrade(db, version)
             db.execute("PRAGMA query_only = ON")
         except (*_DB_ERRORS, UsageError) as exc:
             db.close()
@@ -394,6 +429,12 @@ class Store:
                 [_clean(info[k]) for k in keys])
         return int(cursor.lastrowid)
 
+    def end_session(self, session_id: int, info: dict[str, Any]) -> None:
+        """Write what is known only at a session's end (`load_end`)."""
+        with self._guard(), self.db:
+            self.db.execute(f"UPDATE sessions SET {', '.join(f'{k} = ?' for k in info)} "
+                            "WHERE id = ?", [*(_clean(v) for v in info.values()), session_id])
+
     def add(self, session_id: int, key: RunKey, record: RunRecord,
             reused_from: int | None = None) -> int:
         """Insert one run and its plan row in one transaction; return the run's id."""
@@ -404,7 +445,8 @@ class Store:
                   record.wall_s, record.cpu_s, stats.get("build_s"), stats.get("solve_s"),
                   stats.get("nodes"), json.dumps(stats), record.message,
                   None if record.solution is None else json.dumps(record.solution),
-                  json.dumps(record.metadata), record.timeout_s, record.memory_mb, reused_from)
+                  json.dumps(record.metadata), record.timeout_s, record.memory_mb, reused_from,
+                  record.mem_mb, record.load)
         with self._guard(), self.db:
             cursor = self.db.execute(
                 f"INSERT INTO runs ({', '.join(_COLUMNS)}) "
@@ -487,32 +529,43 @@ class Store:
 
     def rows(self, run_ids: Iterable[int] | None = None) -> tuple[tuple[str, ...],
                                                                   list[dict[str, Any]]]:
-        """The raw stored rows (column names, rows as dicts), ordered by id."""
-        columns, rows = self._select(run_ids)
-        return columns, [dict(row) for row in rows]
+        """The raw stored rows (`RUN_COLUMNS`, rows as dicts holding each), ordered by id;
+        a column an older schema lacks is None."""
+        return self._select(run_ids)
 
     def _select(self, run_ids: Iterable[int] | None) -> tuple[tuple[str, ...],
-                                                               list[sqlite3.Row]]:
-        """The runs table's column names and its rows, ordered by id: all, or those with
-        the given ids (only they are read, a chunk of ids per query)."""
+                                                               list[dict[str, Any]]]:
+        """`RUN_COLUMNS` and the rows, ordered by id, each with every one of them: all,
+        or those with the given ids (only they are read, a chunk of ids per query)."""
         self.db.row_factory = sqlite3.Row
         try:
             with self._guard():
                 if run_ids is None:
-                    cursor = self.db.execute("SELECT * FROM runs ORDER BY id")
-                    rows = cursor.fetchall()
+                    rows = self.db.execute("SELECT * FROM runs ORDER BY id").fetchall()
                 else:
                     ids = sorted(set(run_ids))
-                    cursor = self.db.execute("SELECT * FROM runs WHERE 0")
                     rows = []
                     for start in range(0, len(ids), _IDS_PER_QUERY):
                         chunk = ids[start:start + _IDS_PER_QUERY]
                         rows += self.db.execute(
                             f"SELECT * FROM runs WHERE id IN ({', '.join('?' * len(chunk))}) "
                             "ORDER BY id", chunk).fetchall()
-                return tuple(d[0] for d in cursor.description), rows
+                blank = dict.fromkeys(RUN_COLUMNS)
+                return RUN_COLUMNS, [{**blank, **dict(row)} for row in rows]
         finally:
             self.db.row_factory = None
+
+    def loads(self, run_ids: Iterable[int]) -> list[dict[str, Any]]:
+        """The session and the host's load at the start of each of these runs."""
+        ids = sorted(set(run_ids))
+        out = []
+        with self._guard():
+            for start in range(0, len(ids), _IDS_PER_QUERY):
+                chunk = ids[start:start + _IDS_PER_QUERY]
+                out += [{"session_id": row[0], "load": row[1]} for row in self.db.execute(
+                    f"SELECT session_id, load FROM runs WHERE id IN "
+                    f"({', '.join('?' * len(chunk))})", chunk)]
+        return out
 
     def sessions(self) -> list[dict[str, Any]]:
         self.db.row_factory = sqlite3.Row
@@ -677,7 +730,7 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
         raise _unreadable(path, exc) from None
 
 
-def _record(row: sqlite3.Row) -> RunRecord:
+def _record(row: dict[str, Any]) -> RunRecord:
     unique = row["is_unique"]
     verified = row["verified"]
     return RunRecord(
@@ -692,4 +745,5 @@ def _record(row: sqlite3.Row) -> RunRecord:
         cpu_s=row["cpu_s"], seed=int(row["seed"]), instance_hash=row["instance_hash"],
         timeout_s=row["timeout_s"], memory_mb=row["memory_mb"], task_path=row["task_path"],
         task_hash=row["task_hash"], run_id=int(row["id"]), reused_from=row["reused_from"],
+        mem_mb=row["mem_mb"], load=row["load"],
     )

@@ -18,6 +18,9 @@
    stores each record the moment it arrives, in its own transaction.
 5. Judge every planned run, stored earlier or now, against its own file's
    metadata and against the other back-ends on the same board.
+6. Record the host's load at the session's end, and say what made the
+   measurements noisy (`SuiteOutcome.warnings`, twinsolve.bench.noise): a
+   busy host, repeats that spread widely, flapping statuses.
 
 Ctrl-C stops the suite with `SuiteInterrupted`, whose message says how many
 of the plan's runs are stored and that the same command resumes the rest.
@@ -40,9 +43,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..core.errors import UsageError
 from .execute import Executor, LocalPool
+from .noise import warnings
 from .plan import Budget, Task, plan_suite
-from .provenance import provenance
+from .provenance import host_load, provenance
 from .records import RunRecord
+from .repeats import task_runs
 from .store import RunKey, Store
 from .verdict import judge
 
@@ -74,6 +79,7 @@ class SuiteOutcome:
     reused: int                       # runs that share another file's answer
     invalid: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # noise (twinsolve.bench.noise)
 
 
 class SuiteInterrupted(KeyboardInterrupt):
@@ -144,10 +150,12 @@ def run_suite(config: SuiteConfig, console: Console | None = None,
         except KeyboardInterrupt:
             stored = len(known.stored) if session is None else len(store.plan(session))
             raise _interrupted(stored, len(tasks), config.db) from None
+        store.end_session(session, {"load_end": host_load()})
         records = {r.run_id: r for r in store.records(run_ids.values())}
         judged = judge(records[run_ids[t.key]] for t in tasks if t.key in run_ids)
+        noise = warnings(store.sessions(), store.loads(run_ids.values()), task_runs(judged))
     return SuiteOutcome(judged, session, len(tasks), len(known.stored), reused, plan.invalid,
-                        plan.notes)
+                        plan.notes, noise)
 
 
 def _interrupted(stored: int, planned: int, db: str | Path) -> SuiteInterrupted:

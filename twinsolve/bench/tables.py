@@ -10,9 +10,10 @@ The terminal must fit the console without cutting a cell (rich would
 otherwise shorten cells to `…`). `fit` decides the columns a terminal table
 shows, in this order, until the table's natural width fits:
 1. with `wide`, every column, full headers (the caller prints it uncropped);
-2. otherwise short headers (their meanings go in a legend), and count columns
-   whose values are all 0 are left out (`hide_zero`), since an all-zero
-   column says only "none";
+2. otherwise short headers (their meanings go in a legend), and columns
+   that say nothing here are left out (`Column.quiet`: a count that is 0 on
+   every row says only "none"; a CPU time close to the wall time repeats it),
+   each reason said under the table;
 3. two spaces between columns, or one if that is what it takes to keep every
    column (numbers are right-aligned under headers at least as wide, so one
    space still reads);
@@ -42,10 +43,6 @@ from .columns import Column, Row, groups
 
 __all__ = ["Layout", "Blocks", "fit", "blocks", "rich_table", "natural_width", "legend",
            "markdown", "latex"]
-
-
-def _zero(column: Column, rows: Sequence[Row]) -> bool:
-    return column.hide_zero and all(not row.get(column.key) for row in rows)
 
 
 def rich_table(columns: Sequence[Column], rows: Sequence[Row], *, wide: bool = True,
@@ -93,7 +90,7 @@ class Layout:
 
 def fit(columns: Sequence[Column], rows: Sequence[Row], width: int | None) -> Layout:
     """The layout of a narrow terminal table of `rows` within `width` (see the module doc)."""
-    shown = [c for c in columns if not _zero(c, rows)]
+    shown = [c for c in columns if not c.quiet(rows)]
     if width is None:
         return Layout(shown)
 
@@ -138,19 +135,22 @@ def blocks(columns: Sequence[Column], rows: Sequence[Row], width: int | None, *,
     body = [c for c in columns if c.key != "puzzle"]
     parts: list[RenderableType] = []
     shown: set[str] = set()
-    left_out: set[str] = set()   # why a block left a column out: "zeros" or "width"
+    left_out: dict[str, None] = {}   # why blocks left columns out, in column order
     for puzzle, block in groups(rows):
         layout = fit(body, block, width)
         shown |= {c.key for c in layout.columns}
-        left_out |= {"zeros" if c.hide_zero else "width" for c in body
-                     if c not in layout.columns}
+        left_out.update((c.why_left_out if c.quiet(block) else _NARROW, None) for c in body
+                        if c not in layout.columns)
         heading = Text.assemble((puzzle, "bold"), (f"  {notes.get(puzzle, '')}".rstrip(), "dim"))
         parts += [Text(""), heading, rich_table(layout.columns, block, wide=False,
                                                  gap=layout.gap, italic=italic)]
     footer = [legend([c for c in body if c.key in shown]),
-              "columns with only zeros are left out" if "zeros" in left_out else "",
-              "some columns did not fit: --wide shows every one" if "width" in left_out else ""]
+              *sorted(why for why in left_out if why != _NARROW),
+              _NARROW if _NARROW in left_out else ""]
     return Blocks(tuple(parts), tuple(line for line in footer if line))
+
+
+_NARROW = "some columns did not fit: --wide shows every one"
 
 
 # ------------------------------------------------------------------ Markdown and LaTeX

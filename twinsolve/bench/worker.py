@@ -10,7 +10,14 @@ JSON object per line: the harness writes a task to stdin —
 
 — and reads one reply from the worker's protocol channel:
 
-    {"id": 3, "result": {...Result fields...}, "cpu_s": 0.12, "retire": false}
+    {"id": 3, "result": {...Result fields...}, "wall_s": 0.13, "cpu_s": 0.12,
+     "mem_mb": 4.2, "retire": false}
+
+The measurements are the run's own, taken around parsing, running and
+checking: `wall_s` (wall-clock seconds), `cpu_s` (user + system seconds of
+this process and of the programs it started and waited for) and `mem_mb`
+(the peak resident memory the run added, in MiB: see below), for every run,
+with or without a memory budget.
 
 Why the protocol uses a duplicate of the original stdout: solver libraries may
 print to file descriptor 1, so fd 1 is pointed at stderr and only the worker
@@ -19,7 +26,7 @@ writes the protocol stream.
 Memory (`memory_mb`, the `--memory` budget) is what the run adds, not what the
 worker holds: its ~100 MB of imports are not the run's doing. Before each
 task the worker notes its resident size and resets its peak
-(twinsolve.core.memory.RunMemory); a run whose peak rose more than the budget
+(twinsolve.system.memory.RunMemory); a run whose peak rose more than the budget
 above that baseline (child programs' peaks counted whole) is `memout`, even
 when it finished between two of the harness's polls. The harness polls the
 same quantity while the run lasts and kills a run that is over it, and
@@ -38,13 +45,14 @@ import os
 import resource
 import signal
 import sys
+import time
 from typing import Any
 
 from ..core.errors import InstanceError, UsageError
 from ..core.limits import Limits
-from ..core.memory import RunMemory, mapped_bytes
 from ..core.result import Result, Status
 from ..core.run import parse_text, run
+from ..system.memory import RunMemory, mapped_bytes
 
 __all__ = ["main", "USAGE_ERROR"]
 
@@ -80,8 +88,8 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
         cap = mapped_bytes() + memory_mb * (1 << 20) + _ADDRESS_SLACK
         resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY
                                                 else min(cap, hard), hard))
-    memory = RunMemory()
-    start = _cpu_seconds()
+    memory = RunMemory()  # before the clocks start: resetting the peak takes a moment
+    start, wall = _cpu_seconds(), time.perf_counter()
     try:
         instance = parse_text(task["text"], task.get("source"))
         result = run(instance, task["backend"], limits)
@@ -89,17 +97,18 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
         # The user's mistake, not the back-end's (a bad option value, say): the
         # harness stops the suite on it and reports it as a usage error.
         refused = {**Result(Status.ERROR, message=str(exc)).to_json(), USAGE_ERROR: True}
-        return {"id": task.get("id"), "result": refused, "cpu_s": 0.0}
+        return {"id": task.get("id"), "result": refused, "wall_s": 0.0, "cpu_s": 0.0}
     except MemoryError:
         result = Result(Status.MEMOUT, message="out of memory (address-space limit)")
     finally:
         if memory_mb:
             resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-    cpu_s = _cpu_seconds() - start
+    cpu_s, wall_s = _cpu_seconds() - start, time.perf_counter() - wall
     result = _over_budget(result, memory, memory_mb)
     # "retire": this worker can no longer see every run over the budget (see
-    # twinsolve.core.memory); the harness starts a fresh one for the next task.
-    return {"id": task.get("id"), "result": result.to_json(), "cpu_s": cpu_s,
+    # twinsolve.system.memory); the harness starts a fresh one for the next task.
+    return {"id": task.get("id"), "result": result.to_json(), "wall_s": wall_s,
+            "cpu_s": cpu_s, "mem_mb": memory.added() / (1 << 20),
             "retire": bool(memory_mb) and memory.stale(memory_mb << 20)}
 
 

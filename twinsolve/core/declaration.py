@@ -24,7 +24,7 @@ the names exist when it loads a declaration, `core.registry`):
   `DEFAULT_SIZE`, `OPTIONS` (typed `Option`s), `ATTEMPTS`, `SHIPPED` (the
   graded sets shipped in `instances/<name>/graded/`), `check`, `attempt`,
   `grade`.
-- `picture` (module): `draw(instance, solution=None) -> core.canvas.Drawing`.
+- `picture` (module): `draw(instance, solution=None) -> graphics.canvas.Drawing`.
 - `sat_export` / `cpsat_export` (targets): `instance -> CnfExport` (the
   `sat` back-end's clauses, cost literals and decoder; `models.export`) /
   `instance -> CpModel`.

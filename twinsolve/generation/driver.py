@@ -42,7 +42,7 @@ from ..core import registry
 from ..core.errors import UsageError, quoted
 from ..core.generation import ATTEMPTS, Generated, Request, evidence_text, spelled
 from ..core.time_limit import TimeLimit, TimeLimitReached
-from ..core.writing import write_instances
+from ..files.writing import write_instances
 
 __all__ = ["Plan", "make_plan", "generate", "write", "ATTEMPTS"]
 

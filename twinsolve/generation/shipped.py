@@ -15,10 +15,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..core.atomic import check_folder, output_folder
 from ..core import registry
 from ..core.errors import UsageError
 from ..core.generation import Shipped
+from ..files.atomic import check_folder, output_folder
 from .driver import generate, make_plan, write
 
 __all__ = ["sets", "write_sets", "main"]

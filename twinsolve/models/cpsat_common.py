@@ -39,8 +39,9 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ..core.errors import UsageError
-from ..core.limits import Deadline, Limits, on_interrupt
+from ..core.limits import Deadline, Limits
 from ..core.result import Status, Tally, solutions_wanted
+from ..system.interrupts import on_interrupt
 
 __all__ = ["optimum_and_tally", "CpEffort", "CpOutcome", "SolutionCount", "check_options",
            "configure",

@@ -15,7 +15,7 @@ back-end does not handle has no CNF either. This module writes them:
   weight 1 per cost literal, forbidding it.
 - CP-SAT model protobuf: text when the file name ends in `txt`, else binary.
 
-Files are written by twinsolve.core.atomic: a plain file atomically (a
+Files are written by twinsolve.files.atomic: a plain file atomically (a
 temporary file in the same folder, then a rename), so a failed export never
 leaves a half-written file behind; a FIFO, a device or `-` (standard output)
 is written through, a symlink at its target.
@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.atomic import write_text, write_with
 from ..core.errors import UsageError
 from ..core.registry import capability, has, puzzle_of
+from ..files.atomic import write_text, write_with
 
 __all__ = ["CnfExport", "export_reason", "sat_export", "cpsat_export", "cnf_text", "write_cnf",
            "write_wcnf", "write_cpsat", "read_dimacs_model"]

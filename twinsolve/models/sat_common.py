@@ -62,8 +62,9 @@ from pysat.formula import WCNF, IDPool
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from ..core.errors import UsageError
-from ..core.limits import Deadline, Limits, interrupt_deferred, on_interrupt
+from ..core.limits import Deadline, Limits
 from ..core.result import Status, Tally, solutions_wanted
+from ..system.interrupts import interrupt_deferred, on_interrupt
 
 __all__ = [
     "minimum_and_tally", "DEFAULT_SOLVER", "TRAITS", "SolverTraits", "Encoding", "xor_clauses",

@@ -5,6 +5,6 @@ folder's `picture.draw` (through the registry), a stealth-game level by
 `twinsolve.robots.picture`; the solution comes from the file's
 `expect-solution` or, when asked, from the `hand` back-end (every solution
 through `verify`, as everywhere). `sheet` lays puzzles out on A4 pages, the
-solutions on the last pages. Everything is drawn on `twinsolve.core.canvas`,
+solutions on the last pages. Everything is drawn on `twinsolve.graphics.canvas`,
 so one drawing serves SVG, PNG and PDF.
 """

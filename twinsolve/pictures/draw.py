@@ -36,14 +36,14 @@ from pathlib import Path
 from typing import Any
 
 from ..core import registry
-from ..core.atomic import write_bytes
-from ..core.canvas import Drawing
 from ..core.errors import InstanceError, UsageError
 from ..core.instance_file import header_words, read_text
 from ..core.limits import Limits
 from ..core.result import Result, Status
 from ..core.run import file_problem, run
 from ..core.sources import instances
+from ..files.atomic import write_bytes
+from ..graphics.canvas import Drawing
 
 __all__ = ["Item", "Answer", "gather", "answer_of", "draw", "file_names", "ROBOTS"]
 
@@ -197,7 +197,7 @@ def file_names(items: list[Item], suffix: str) -> list[str]:
 def check_picture_path(path: str, fmt: str | None = None) -> str:
     """The format a picture path's suffix names (which must be `fmt` when given), checked
     before any work, so a bad name never costs a solve; `UsageError` otherwise."""
-    from ..core.canvas import FORMATS
+    from ..graphics.canvas import FORMATS
 
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in FORMATS:
@@ -214,8 +214,8 @@ def render_files(items: list[Item], out: str, fmt: str, with_solution: bool,
     puzzle proven unsolvable. Every picture is drawn before the first is written, so a
     failure leaves no partial set. Returns the files and a note per item drawn without
     the solution asked for, or not drawn."""
-    from ..core.atomic import output_folder
-    from ..core.canvas import encode
+    from ..files.atomic import output_folder
+    from ..graphics.canvas import encode
 
     suffix = f"-solution.{fmt}" if with_solution else f".{fmt}"
     pictures, notes = [], []
@@ -239,7 +239,7 @@ def sheet_file(items: list[Item], out: str, per_page: int, with_solutions: bool,
     Every puzzle is solved (within `timeout`, unless its file gives the solution), with
     or without `with_solutions`, so that a puzzle proven unsolvable is refused, one line
     each and nothing written, unless `include_unsolvable`."""
-    from ..core.canvas import pdf_pages
+    from ..graphics.canvas import pdf_pages
     from .sheet import Entry, pages
 
     answers = [answer_of(item, solve=True, timeout=timeout) for item in items]

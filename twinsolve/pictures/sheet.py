@@ -7,7 +7,7 @@ grid of columns and rows that wastes least space: 1, 2 = 1x2, 4 = 2x2,
 size) to fit its box; then, when asked, the solutions under the same
 numbers on the last pages, where a puzzle without one says why ("no
 solution (proven)", "no solution within 60 s"). Every page carries its
-number ("page 2 of 5") and the sheet's title. The pages are `core.canvas`
+number ("page 2 of 5") and the sheet's title. The pages are `graphics.canvas`
 drawings, written as one PDF by `canvas.pdf_pages`.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..core.canvas import Drawing
+from ..graphics.canvas import Drawing
 
 __all__ = ["Entry", "pages", "grid_of", "A4", "MARGIN", "MAX_PER_PAGE"]
 

@@ -3,9 +3,12 @@
 One turn (`Game.play(action)`):
 1. the player acts: `R` `D` `L` `U` move one cell (into a wall or a closed
    door: no move, event `blocked`), `W` waits, `X` releases an EMP charge
-   (every robot within Manhattan distance `EMP_RADIUS` is stunned for
-   `EMP_TURNS` turns), `Z` undoes the last turn (`UNDOS` per game: the whole
-   state before it comes back, the random generator's included);
+   (every robot within Manhattan distance `EMP_RADIUS` is stunned: it does
+   not act on the EMP's turn nor on the `EMP_TURNS` turns after it, and its
+   `stunned` count says how many of those are left), `Z` undoes the last
+   turn (`UNDOS` per game: the whole state before it comes back, the random
+   generator's included; after a capture too, the one moment a player wants
+   it most, while undos are left);
    stepping on a shard picks it up (the exit opens when none is left), on
    `e` gains an EMP charge, onto the open exit wins at once;
 2. a move makes footsteps (none while silent): every robot whose cell is
@@ -82,7 +85,8 @@ class RobotBody:
     kind: RobotKind
     home: int
     cell: int
-    stunned: int = 0
+    stunned: int = 0  # the turns it will not act (an EMP's own turn left out)
+    fresh: bool = False  # stunned by this turn's EMP
 
 
 @dataclass(frozen=True)
@@ -186,6 +190,18 @@ class Game:
                              level.robot_vision)
         self.events: list[str] = []
 
+    def fork(self) -> Game:
+        """A copy of the game to try moves on (a scripted player looks ahead with it): the
+        state, the rules' generator and the brains' memory copied; the level, the maze and
+        this tick's passability (never changed once built) shared; no history, so an undo in
+        the copy undoes nothing. Brains that keep state outside the game's memory (a random
+        walk's generator) are shared too: a player looking ahead plays against planners."""
+        shared = (self.level, self.layout, self.maze, self.tiles, self.door_cells, self._walls,
+                  self._doors, self.grid)
+        memo = {id(thing): thing for thing in shared}
+        memo[id(self._history)] = []
+        return copy.deepcopy(self, memo)
+
     # -- the world -------------------------------------------------------------------------
 
     def _snapshot(self, tick: int) -> Grid:
@@ -238,7 +254,7 @@ class Game:
         """One turn (module docstring); the events it made, e.g. `["shard", "captured"]`."""
         if action not in ACTIONS or len(action) != 1:
             raise ValueError(f"unknown action {action!r} (one of {', '.join(ACTIONS)})")
-        if self.state.outcome is not Outcome.PLAYING:
+        if not self.accepts(action):
             raise ValueError(f"the game is over ({self.state.outcome.value})")
         self.events = []
         if action == "Z":
@@ -255,6 +271,13 @@ class Game:
             self._robots_act(before, heard)
         self._advance()
         return self.events
+
+    def accepts(self, action: str) -> bool:
+        """Whether `action` may be played now: any while playing; after a capture, an undo
+        while undos are left (`Z`); nothing after a win or the time running out."""
+        outcome = self.state.outcome
+        return outcome is Outcome.PLAYING or (
+            outcome is Outcome.CAPTURED and action == "Z" and self.undos_left > 0)
 
     def _with_rng(self) -> _State:
         self.state.rng = self.rng.getstate()
@@ -285,6 +308,7 @@ class Game:
                 r, c = divmod(body.cell, self.level.cols)
                 if abs(r - pr) + abs(c - pc) <= EMP_RADIUS:
                     body.stunned = EMP_TURNS
+                    body.fresh = True  # skips this turn too, without counting it
             self.events.append("emp")
             return False
         if action == "W":
@@ -354,7 +378,10 @@ class Game:
         field_ = self.footsteps() if heard_at is not None else None
         for index, body in enumerate(state.robots):
             if body.stunned:
-                body.stunned -= 1
+                if body.fresh:
+                    body.fresh = False
+                else:
+                    body.stunned -= 1
                 continue
             heard = heard_at if field_ is not None and field_[body.cell] >= 0 else None
             view = View(index, body.kind, body.home, body.cell, self.grid,

@@ -2,9 +2,9 @@
 
 What is drawn: the map (walls; floor with a faint grid; cover green; alarm cells
 red, bright while sounding; doors closed, barred, or open, an outline; the exit
-with its "E", grey while closed, green once open), the data shards (cyan
-diamonds), the EMP pickups (yellow discs marked "e"), the skill point (a pink
-star), the player (a blue disc; a ring round it while shielded, a red cross when
+with its "E", grey while closed, green once open), the data shards (gold
+diamonds), the EMP pickups (cyan discs marked "e"), the skill point (a pink
+star, apart from both), the player (a blue disc; a ring round it while shielded, a red cross when
 captured), the robots (a rounded box in its kind's colour with its letter: S
 sentinel, H hunter, I interceptor, C scout; grey, edged in its colour, with a
 badge counting the turns left while stunned), and under the map a legend line,
@@ -20,9 +20,9 @@ crosshair ticks), and a status line (tick, action, shards left, EMP charges,
 the exit, the outcome) under the legend.
 
 Sizes: `CELL_MM` per cell, scaled down so that the whole picture fits the page
-of `core.canvas_layout` (`MAX_WIDTH` x `MAX_HEIGHT`, 180 x 250 mm; the cell side
+of `graphics.layout` (`MAX_WIDTH` x `MAX_HEIGHT`, 180 x 250 mm; the cell side
 is its `fit_cell`, in steps of 0.01 mm): the 64x64 stress level gets 2.76 mm
-cells. The legend is laid out with `core.canvas_layout.text_width`, an upper
+cells. The legend is laid out with `graphics.layout.text_width`, an upper
 bound of DejaVu Sans widths computed without the font (SVG output needs no
 matplotlib). The colours are the
 replay page's, defined here once: `replay_html` imports `PALETTE` and
@@ -36,8 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.canvas import Drawing
-from ..core.canvas_layout import CellGrid, fit_cell, fit_size, text_width
+from ..graphics.canvas import Drawing
+from ..graphics.layout import CellGrid, fit_cell, fit_size, text_width
 from .level import Item, Level, RobotKind, Tile
 
 __all__ = ["draw", "PALETTE", "ROBOT_COLOURS", "CELL_MM"]
@@ -55,8 +55,10 @@ _LINE = LEGEND_TEXT * 1.25 + LEGEND_GAP / 2  # from one legend line to the next
 PALETTE = {
     "wall": "#37474f", "floor": "#eceff1", "cover": "#a5d6a7", "alarm": "#f4b4b0",
     "alarm_sounding": "#e53935", "door_closed": "#6d4c41", "door_open": "#a1887f",
-    "exit_closed": "#90a4ae", "exit_open": "#2e7d32", "shard": "#00acc1",
-    "emp": "#fbc02d", "skill": "#d81b60", "player": "#1e63d6", "shield": "#4dd0e1",
+    # The design's colours: gold data shards, a cyan EMP pickup, the skill point apart.
+    "exit_closed": "#90a4ae", "exit_open": "#2e7d32", "shard": "#ffb300",
+    "shard_edge": "#8d6e00", "emp": "#00acc1", "emp_edge": "#006064", "emp_ink": "#ffffff",
+    "skill": "#d81b60", "player": "#1e63d6", "shield": "#4dd0e1",
     "stunned": "#9e9e9e", "grid": "rgba(0,0,0,0.07)", "fog_unseen": "rgba(12,14,18,0.86)",
     "fog_dim": "rgba(12,14,18,0.45)",
 }
@@ -255,12 +257,13 @@ def _draw_items(picture: Drawing, board: CellGrid, state: dict[str, Any]) -> Non
 def _shard_mark(picture: Drawing, cx: float, cy: float, s: float) -> None:
     h = s * 0.34
     picture.polygon([(cx, cy - h), (cx + h * 0.75, cy), (cx, cy + h), (cx - h * 0.75, cy)],
-                    fill=PALETTE["shard"], stroke="#006064", width=s * 0.04)
+                    fill=PALETTE["shard"], stroke=PALETTE["shard_edge"], width=s * 0.04)
 
 
 def _emp_mark(picture: Drawing, cx: float, cy: float, s: float) -> None:
-    picture.circle(cx, cy, s * 0.33, fill=PALETTE["emp"], stroke="#8d6e00", width=s * 0.04)
-    picture.text(cx, cy, "e", size=s * 0.5, bold=True, fill="#3e2f00")
+    picture.circle(cx, cy, s * 0.33, fill=PALETTE["emp"], stroke=PALETTE["emp_edge"],
+                   width=s * 0.04)
+    picture.text(cx, cy, "e", size=s * 0.5, bold=True, fill=PALETTE["emp_ink"])
 
 
 def _skill_mark(picture: Drawing, cx: float, cy: float, s: float) -> None:
@@ -291,7 +294,7 @@ def _robot_mark(picture: Drawing, cx: float, cy: float, s: float, kind: RobotKin
     if stunned > 0:
         bx, by = cx + s * 0.36, cy - s * 0.34
         picture.circle(bx, by, s * 0.2, fill=PALETTE["emp"])
-        picture.text(bx, by, str(stunned), size=s * 0.3, bold=True, fill="#3e2f00")
+        picture.text(bx, by, str(stunned), size=s * 0.3, bold=True, fill=PALETTE["emp_ink"])
 
 
 def _draw_player(picture: Drawing, board: CellGrid, state: dict[str, Any]) -> None:

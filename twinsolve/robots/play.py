@@ -110,8 +110,8 @@ def scripted(game: Game, name: str, limit: int, seed: int = 0) -> Iterator[str]:
     player's own generator (its tie-breaks), never the game's."""
     player, rng = PLAYERS[name](), random.Random(f"twinsolve play {name} {seed}")
     for _ in range(limit):
-        if game.state.outcome is not Outcome.PLAYING:
-            return
+        if game.state.outcome is not Outcome.PLAYING and not game.accepts("Z"):
+            return  # over (a player may still undo a capture)
         yield player(game, rng)
 
 
@@ -153,9 +153,11 @@ def start_record(game: Game) -> dict[str, Any]:
 
 
 def turns(game: Game, actions: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """Play `actions` in turn until the game ends; one record per turn played."""
+    """Play `actions` in turn until the game ends; one record per turn played. After a
+    capture an undo plays on while undos are left (`Game.accepts`); any other action there
+    ends the game."""
     for action in actions:
-        if game.state.outcome is not Outcome.PLAYING:
+        if not game.accepts(action):
             return
         tick = game.state.tick
         events = game.play(action)

@@ -26,14 +26,15 @@ player, robots and the skill point on no wall; shards, EMP pickups and
 sounding alarms where the level has them), the robots and doors the level's
 own, in its order; counts within what the rules can give (EMP charges at
 most the pickups plus the skill point's gift, `UNDOS`, `SILENCE_TURNS`,
-`EMP_TURNS`); ticks below the level's time limit and in order (turn 0 on
-tick 0, each turn on the next tick, or back to an earlier one after an
-undo). Whether the turns are what the engine makes of the moves is not the
+`EMP_TURNS`); ticks below the level's time limit (an undo after a capture
+on the last tick is on the limit itself) and in order (turn 0 on tick 0,
+each turn on the next tick, or back to an earlier one after an undo).
+Whether the turns are what the engine makes of the moves is not the
 schema's question but `verify`'s: it re-simulates the moves and compares
 every recorded turn with the engine's; the first turn that differs is the
 answer (or None). Because the game is deterministic to the byte, any
 difference is a damaged or edited file, or a change of the rules. `write`
-writes through twinsolve.core.atomic (atomically, for a plain file).
+writes through twinsolve.files.atomic (atomically, for a plain file).
 """
 
 from __future__ import annotations
@@ -45,12 +46,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.atomic import write_text
 from ..core.errors import InstanceError, UsageError
 from ..core.instance_file import read_text
 from ..core.json_text import parse_json
 from ..core.limits import MAX_SEED
 from ..core.run import file_problem
+from ..files.atomic import write_text
 from .ai import Mode
 from .game import ACTIONS, EMP_TURNS, SILENCE_TURNS, UNDOS, Outcome
 from .level import Item, Level, RobotKind, Tile, parse
@@ -304,7 +305,7 @@ _ROBOT: dict[str, Check] = {
     "visited": _list(_cell()), "nodes": _whole(0, MAX_NODES), "stunned": _whole(0, EMP_TURNS)}
 _DOOR: dict[str, Check] = {"cell": _cell(), "open": _flag}
 _TURN: dict[str, Check] = {
-    "tick": _whole(0, lambda limits: limits.level.turns - 1),
+    "tick": _whole(0, lambda limits: limits.level.turns),  # below it but for an undo
     "action": _one_of(*ACTIONS), "player": _cell(open_=True),
     "shards_left": _whole(0, lambda limits: len(limits.shards)), "exit_open": _flag,
     "shards": _list(_cell(among="shards")), "pickups": _list(_cell(among="pickups")),
@@ -343,6 +344,9 @@ def _turns(value: Any, limits: _Limits) -> None:
             ordered, why = tick == before["tick"] + 1, f"after a turn on tick {before['tick']}"
         if not ordered:
             raise _Bad(f"{tick} is out of order ({why})", index, "tick")
+        if tick == limits.level.turns and record["action"] != "Z":
+            raise _Bad(f"{tick} is past the last tick, {tick - 1} (only an undo after a "
+                       "capture comes on the time limit)", index, "tick")
 
 
 def check(replay: Any, source: str | None = None) -> Level:

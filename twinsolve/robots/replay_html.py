@@ -41,10 +41,9 @@ from __future__ import annotations
 
 import html
 import json
-from pathlib import PurePath
 from typing import Any
 
-from ..core import canvas
+from ..graphics import canvas
 from .level import Item, Level, RobotKind
 from .picture import PALETTE, ROBOT_COLOURS, draw
 from .play import new_game, start_record
@@ -83,7 +82,7 @@ def page(replay: dict[str, Any]) -> str:
     data = page_data(replay)
     title = f"{data['name']} - twinsolve replay"
     last = data["frames"][-1]
-    facts = [f"level file {data['source']}" if data["source"] else "",
+    facts = [f"level file {data['source']}" if data["source"] else "",  # its name, no folder
              f"{data['rows']}x{data['cols']}", f"seed {data['seed']}",
              f"{len(data['frames']) - 1} turns", f"outcome {last['outcome']}"]
     subtitle = " · ".join(fact for fact in facts if fact)
@@ -107,7 +106,7 @@ def page_data(replay: dict[str, Any]) -> dict[str, Any]:
     level = level_of(replay)
     about = replay["level"]
     start = start_record(new_game(level, replay["seed"]))
-    return {"name": _level_name(about, level), "source": str(about.get("source") or ""),
+    return {"name": _level_name(about, level), "source": _file_name(about["source"]),
             "seed": replay["seed"], "moves": replay["moves"], "rows": level.rows,
             "cols": level.cols, "map": [_map_row(row) for row in level.tiles],
             "exit": list(level.exit), "shards_total": len(level.cells_with(Item.SHARD)),
@@ -115,11 +114,20 @@ def page_data(replay: dict[str, Any]) -> dict[str, Any]:
             "cell_pixels": list(CELL_PIXELS), "frames": [start, *replay["turns"]]}
 
 
+def _file_name(source: str) -> str:
+    """The level file's name without its folders (a Windows path's too): where it lay on the
+    recording machine is nobody's business.
+
+    >>> _file_name("/home/ann/levels/maze.txt"), _file_name("C:\\levels\\maze.txt")
+    ('maze.txt', 'maze.txt')
+    """
+    return source.replace("\\", "/").rsplit("/", 1)[-1]
+
+
 def _level_name(about: dict[str, Any], level: Level) -> str:
     """The replay's name for the level, else the level file's `# name:`, else its file name."""
-    source = str(about.get("source") or "")
     return (str(about.get("name") or "") or dict(level.meta).get("name", "")
-            or (PurePath(source).name if source else "") or "untitled level")
+            or _file_name(str(about.get("source") or "")) or "untitled level")
 
 
 def _map_row(row: tuple) -> str:
@@ -223,14 +231,12 @@ button:hover { background: #e8eaee; }
 dl.facts { display: grid; grid-template-columns: auto 1fr; gap: 1px 10px; margin: 0; }
 dl.facts dt { color: #666; }
 dl.facts dd { margin: 0; font-variant-numeric: tabular-nums; }
-#robots { border-collapse: collapse; width: 100%; font-size: 12px; table-layout: fixed; }
+/* Words stay whole: only the intent ("guard chokepoint") may wrap, between its words. */
+#robots { border-collapse: collapse; width: 100%; font-size: 12px; }
 #robots th, #robots td { text-align: left; padding: 2px 3px; border-bottom: 1px solid #eee;
-                         overflow-wrap: break-word; }
-#robots th { color: #666; font-weight: normal; white-space: nowrap; }
-#robots td:first-child { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-#robots th:nth-child(1) { width: 28%; } #robots th:nth-child(2) { width: 13%; }
-#robots th:nth-child(3) { width: 13%; } #robots th:nth-child(4) { width: 23%; }
-#robots th:nth-child(5) { width: 13%; } #robots th:nth-child(6) { width: 10%; }
+                         white-space: nowrap; }
+#robots th { color: #666; font-weight: normal; }
+#robots td:nth-child(4) { white-space: normal; }
 #event-log { max-height: 180px; overflow-y: auto; margin: 0; padding-left: 0;
              list-style: none; font-size: 12.5px; }
 #event-log button { min-width: 0; padding: 0 6px; margin: 1px 0; text-align: left; }
@@ -395,13 +401,13 @@ _SCRIPT = r"""
       ctx.lineTo(c[0], c[1] + h); ctx.lineTo(c[0] - h * 0.75, c[1]);
       ctx.closePath();
       ctx.fillStyle = colours.shard; ctx.fill();
-      ctx.strokeStyle = "#006064"; ctx.lineWidth = 1; ctx.stroke();
+      ctx.strokeStyle = colours.shard_edge; ctx.lineWidth = 1; ctx.stroke();
     });
     frame.pickups.forEach(function (cell) {
       circle(middle(cell), s * 0.33);
       ctx.fillStyle = colours.emp; ctx.fill();
-      ctx.strokeStyle = "#8d6e00"; ctx.lineWidth = 1; ctx.stroke();
-      letter(cell, "e", "#3e2f00", 0.5);
+      ctx.strokeStyle = colours.emp_edge; ctx.lineWidth = 1; ctx.stroke();
+      letter(cell, "e", colours.emp_ink, 0.5);
     });
     if (frame.skill) { drawStar(middle(frame.skill), s * 0.38, colours.skill); }
   }
@@ -432,7 +438,7 @@ _SCRIPT = r"""
     var s = view.cell, centre = [left(robot.cell) + s * 0.86, top(robot.cell) + s * 0.16];
     circle(centre, s * 0.2);
     ctx.fillStyle = colours.emp; ctx.fill();
-    ctx.fillStyle = "#3e2f00";
+    ctx.fillStyle = colours.emp_ink;
     ctx.font = "bold " + Math.round(s * 0.3) + "px system-ui, sans-serif";
     ctx.textAlign = "center"; ctx.textBaseline = "middle";
     ctx.fillText(String(robot.stunned), centre[0], centre[1] + 1);

@@ -21,7 +21,7 @@ Each refusal is one line (`UsageError`) and writes nothing.
 Writing. Template files end in `.tmpl` (so no tool takes them for code of
 twinsolve's own); `{{name}}`, `{{package}}`, `{{distribution}}` and
 `{{twinsolve_version}}` are filled in, and the folder `package/` becomes the
-package. The files are written (through `core.atomic`) into a new hidden
+package. The files are written (through `files.atomic`) into a new hidden
 folder beside DIR, which is then renamed to DIR in one step; into an empty
 DIR that exists, they are written into a hidden folder inside it and moved
 up (the folder stays the same one: it may be the shell's working folder).
@@ -38,8 +38,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..core import registry
-from ..core.atomic import check_folder, write_text
 from ..core.errors import UsageError, quoted
+from ..files.atomic import check_folder, write_text
 
 __all__ = ["TEMPLATE", "plugin_names", "check_name", "rendered", "new_puzzle"]
 

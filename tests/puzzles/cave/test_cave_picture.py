@@ -15,9 +15,9 @@ import picture_checks as checks
 import pytest
 from conftest import sampled
 
-from twinsolve.core import canvas
 from twinsolve.core.drawing import GRID_LIMIT, grid_summary
 from twinsolve.core.run import load_file
+from twinsolve.graphics import canvas
 from twinsolve.puzzles.cave import picture
 from twinsolve.puzzles.cave.rules import EMPTY, UNKNOWN, Cell, Instance, parse
 

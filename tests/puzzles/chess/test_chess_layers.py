@@ -134,7 +134,7 @@ def test_census_reports_both_engines_on_one_board(capsys):
 
 
 def test_the_default_budget_shrinks_under_an_address_space_limit():
-    script = ("import resource; from twinsolve.core.memory import mapped_bytes; "
+    script = ("import resource; from twinsolve.system.memory import mapped_bytes; "
               "from twinsolve.puzzles.chess.layers import default_budget_mb, MEMORY_MB; "
               "print(default_budget_mb() == MEMORY_MB); "
               "cap = mapped_bytes() + (900 << 20); "

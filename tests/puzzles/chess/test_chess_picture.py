@@ -19,9 +19,9 @@ import picture_checks as checks
 import pytest
 from conftest import sampled
 
-from twinsolve.core import canvas
 from twinsolve.core.drawing import HEAD, TAIL
 from twinsolve.core.run import load_file
+from twinsolve.graphics import canvas
 from twinsolve.puzzles.chess import picture
 from twinsolve.puzzles.chess.rules import Cell, Instance, parse, read_move, verify
 

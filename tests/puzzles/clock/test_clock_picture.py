@@ -21,9 +21,9 @@ import picture_checks as checks
 import pytest
 from conftest import sampled
 
-from twinsolve.core import canvas
 from twinsolve.core.drawing import HEAD, TAIL
 from twinsolve.core.run import load_file
+from twinsolve.graphics import canvas
 from twinsolve.puzzles.clock import picture
 from twinsolve.puzzles.clock.rules import Instance, solution_from_steps, verify
 

@@ -17,9 +17,9 @@ import picture_checks as checks
 import pytest
 from conftest import sampled
 
-from twinsolve.core import canvas
 from twinsolve.core.drawing import HEAD, TAIL
 from twinsolve.core.run import load_file
+from twinsolve.graphics import canvas
 from twinsolve.puzzles.jugs import picture
 from twinsolve.puzzles.jugs.rules import Move, MoveKind, parse, solution_from_moves, verify
 

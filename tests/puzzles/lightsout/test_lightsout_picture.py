@@ -15,10 +15,10 @@ import picture_checks as checks
 import pytest
 from conftest import sampled
 
-from twinsolve.core import canvas
-from twinsolve.core.canvas_layout import MAX_HEIGHT, MAX_WIDTH
 from twinsolve.core.drawing import GRID_LIMIT, grid_summary
 from twinsolve.core.run import load_file
+from twinsolve.graphics import canvas
+from twinsolve.graphics.layout import MAX_HEIGHT, MAX_WIDTH
 from twinsolve.puzzles.lightsout import picture
 from twinsolve.puzzles.lightsout.rules import Instance, parse
 

@@ -13,11 +13,11 @@ import pytest
 from conftest import sampled
 from matplotlib import image
 
-from twinsolve.core import canvas
 from twinsolve.core.drawing import GRID_LIMIT
 from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Limits
 from twinsolve.core.run import load_file, run
+from twinsolve.graphics import canvas
 from twinsolve.puzzles.mirror import picture
 from twinsolve.puzzles.mirror.rules import CellKind, Instance, render, trace_beam
 

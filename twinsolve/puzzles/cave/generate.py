@@ -67,7 +67,7 @@ from typing import Any
 from ...core.errors import UsageError
 from ...core.generation import Generated, Grade, Option, Request, Shipped
 from ...core.geometry import DELTAS
-from ...core.writing import write_instances
+from ...files.writing import write_instances
 from ...search.propagate import SolveResult, search
 from .hand import TECHNIQUES, build, inside_first
 from .models import ClueOracle

@@ -68,10 +68,11 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ...core.geometry import DELTAS
-from ...core.limits import Deadline, Limits, on_interrupt
+from ...core.limits import Deadline, Limits
 from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
 from ...models import cpsat_common, graph_constraints, sat_common
 from ...models.export import CnfExport
+from ...system.interrupts import on_interrupt
 from .rules import EMPTY, Instance, clue_cells, count_visible, solution_from_inside
 
 __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",

@@ -9,12 +9,12 @@ cave reads by its outline alone when printed in greyscale. The clues stay on
 top. Nothing else is written: the only texts are the clues.
 
 The idea. Cells are about `CELL_MM` wide, shrunk so that the page fits the
-printable area of A4 (`core.canvas_layout.fit_cell`); a puzzle and its
+printable area of A4 (`graphics.layout.fit_cell`); a puzzle and its
 answer share that geometry, so cell for cell they differ only in the cave's
 fill and outline. The outline is found edge by edge (an edge is on it when
 its two sides differ) and each straight run of such edges is one line. A grid
 over `core.drawing.GRID_LIMIT` a side is one line of text
-(`core.drawing.grid_summary` on a `core.canvas_layout.line_page`), like the
+(`core.drawing.grid_summary` on a `graphics.layout.line_page`), like the
 terminal picture.
 """
 
@@ -23,8 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import drawing
-from ...core.canvas import Drawing
-from ...core.canvas_layout import fit_cell, line_page
+from ...graphics.canvas import Drawing
+from ...graphics.layout import fit_cell, line_page
 from .rules import Instance, clue_cells, inside_grid
 
 __all__ = ["draw", "outline_runs", "CELL_MM", "MARGIN_MM", "INSIDE", "OUTSIDE"]

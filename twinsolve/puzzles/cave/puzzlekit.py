@@ -28,10 +28,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ...core import writing
 from ...core.errors import InstanceError, quoted
 from ...core.instance_file import decode
 from ...core.json_text import parse_json
+from ...files import writing
 from . import rules as cave
 
 __all__ = ["read_dataset", "is_dataset", "write_instances", "file_name"]

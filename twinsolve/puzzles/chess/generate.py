@@ -64,6 +64,8 @@ from typing import Any
 from ...core.errors import UsageError, quoted
 from ...core.generation import (
     ATTEMPTS as DRIVER_ATTEMPTS,
+)
+from ...core.generation import (
     Generated,
     Grade,
     Option,
@@ -73,7 +75,7 @@ from ...core.generation import (
 from ...core.limits import LimitReached, Limits
 from ...core.result import Status
 from ...core.run import run
-from ...core.writing import write_instances
+from ...files.writing import write_instances
 from .board import Position
 from .hand import Proof, Searcher, prove_unique
 from .rules import (

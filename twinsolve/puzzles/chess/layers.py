@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.limits import Deadline, LimitReached, Poller
-from ...core.memory import address_space_left
+from ...system.memory import address_space_left
 from .board import KING, Packing, Position, Tables, move_name, packing
 
 __all__ = ["fits", "LayerCount", "count_layers", "TooBig", "MEMORY_MB", "default_budget_mb"]

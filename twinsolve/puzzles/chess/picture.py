@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.canvas import Drawing
-from ...core.canvas_layout import BODY_WIDTH, fit_size, headed_page, plan_page
+from ...graphics.canvas import Drawing
+from ...graphics.layout import BODY_WIDTH, fit_size, headed_page, plan_page
 from .rules import Cell, Instance, apply_move, between, reaches, read_move, square_name
 
 __all__ = ["draw", "short_notation", "GLYPHS", "LIGHT", "DARK", "FROM", "TO", "ARROW"]

@@ -43,6 +43,8 @@ import random
 from ...core.errors import UsageError
 from ...core.generation import (
     ATTEMPTS as DRIVER_ATTEMPTS,
+)
+from ...core.generation import (
     Generated,
     Grade,
     Option,

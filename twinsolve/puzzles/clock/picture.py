@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...core.canvas import Drawing
-from ...core.canvas_layout import fit_size, headed_page, plan_page, text_width
 from ...core.drawing import shown
+from ...graphics.canvas import Drawing
+from ...graphics.layout import fit_size, headed_page, plan_page, text_width
 from .rules import Instance
 
 __all__ = ["draw", "MARKED", "FACE", "HAND", "GOAL", "SWEEP"]

@@ -42,6 +42,8 @@ from collections.abc import Hashable
 from ...core.errors import UsageError, quoted
 from ...core.generation import (
     ATTEMPTS as DRIVER_ATTEMPTS,
+)
+from ...core.generation import (
     Generated,
     Grade,
     Option,

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.canvas import Drawing
-from ...core.canvas_layout import BODY_WIDTH, fit_size, headed_page, plan_page
+from ...graphics.canvas import Drawing
+from ...graphics.layout import BODY_WIDTH, fit_size, headed_page, plan_page
 from .rules import GoalKind, Instance, MoveKind, parse_move
 
 __all__ = ["draw", "move_caption", "WATER", "GLASS", "GOAL", "TOUCHED"]

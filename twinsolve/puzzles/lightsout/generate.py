@@ -61,7 +61,7 @@ from ...core.generation import Generated, Grade, Option, Request, Shipped, spell
 from ...core.limits import Limits
 from ...core.result import Status
 from ...core.run import run
-from ...core.writing import write_instances
+from ...files.writing import write_instances
 from . import hand
 from .published import FEWEST_ALL_ON
 from .rules import PRIMES, Instance, format, press_effect

@@ -14,14 +14,14 @@ per rule that is not the plain one (`torus`, `sigma`, `mod K`) and, with an
 answer, a line counting the presses.
 
 The idea. Cells are about `CELL_MM` wide, shrunk so that the page fits the
-printable area of A4 (`core.canvas_layout.fit_cell`). The space of the
+printable area of A4 (`graphics.layout.fit_cell`). The space of the
 answer's legend line is always reserved, so a board and its answer have the
 same geometry: cell for cell, the two drawings differ only by the press marks
 and that line. A board over `core.drawing.GRID_LIMIT` a side is one line of
-text (`core.drawing.grid_summary` on a `core.canvas_layout.line_page`), like
+text (`core.drawing.grid_summary` on a `graphics.layout.line_page`), like
 the terminal picture, whose count of lights on reads a row shared by many
 rows once (a `lights all` board of 10^10 cells is counted in milliseconds).
-Legend widths are measured (`core.canvas_layout.text_width`).
+Legend widths are measured (`graphics.layout.text_width`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import drawing
-from ...core.canvas import Drawing
-from ...core.canvas_layout import MAX_WIDTH, fit_cell, line_page, text_width
+from ...graphics.canvas import Drawing
+from ...graphics.layout import MAX_WIDTH, fit_cell, line_page, text_width
 from .rules import Instance, lights_on
 
 __all__ = ["draw", "light_fill", "CELL_MM", "MARGIN_MM"]

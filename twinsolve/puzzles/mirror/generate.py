@@ -92,6 +92,8 @@ from typing import Any
 from ...core.errors import UsageError, quoted
 from ...core.generation import (
     ATTEMPTS as DRIVER_ATTEMPTS,
+)
+from ...core.generation import (
     Generated,
     Grade,
     Option,
@@ -102,7 +104,7 @@ from ...core.generation import (
 from ...core.limits import Limits
 from ...core.result import Status
 from ...core.run import run
-from ...core.writing import write_instances
+from ...files.writing import write_instances
 from ...search.costs import dijkstra_distances
 from . import hand
 from .hand import INF, Board, Code, relaxed_bound

@@ -19,7 +19,7 @@ is drawn under the mirrors and lasers, so it meets each mirror at its pivot
 and leaves from the laser's nozzle; only the cells a beam passes through,
 the targets it hits and the flipped mirrors look different once solved.
 A grid over `core.drawing.GRID_LIMIT` a side becomes one line of text, the
-summary `render` prints (a `core.canvas_layout.line_page`).
+summary `render` prints (a `graphics.layout.line_page`).
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import drawing
-from ...core.canvas import Drawing
-from ...core.canvas_layout import CellGrid, fit_cell, line_page
 from ...core.errors import UsageError
 from ...core.geometry import DELTAS, Direction
+from ...graphics.canvas import Drawing
+from ...graphics.layout import CellGrid, fit_cell, line_page
 from . import rules
 from .rules import CellKind, Instance
 
@@ -60,7 +60,7 @@ _FIXED_KINDS = {CellKind.SLASH: "/", CellKind.BACKSLASH: "\\"}
 
 def layout(instance: Instance) -> CellGrid:
     """Where the cells are on the page, `MARGIN_MM` in from its corner: `CELL_MM` wide, or
-    less so the page fits (`core.canvas_layout.fit_cell`).
+    less so the page fits (`graphics.layout.fit_cell`).
 
     >>> layout(rules.parse("mirror 1 3\\nS?T\\n")).cell
     8.0

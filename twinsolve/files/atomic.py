@@ -53,7 +53,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import UsageError
+from ..core.errors import UsageError
 
 __all__ = ["STDOUT", "FIFO_WAIT_S", "Output", "check_output", "check_folder", "write_bytes",
            "write_text", "write_with", "output_folder"]

@@ -1,4 +1,4 @@
-"""The one output helper (twinsolve.core.atomic): what each kind of path becomes when written.
+"""The one output helper (twinsolve.files.atomic): what each kind of path becomes when written.
 
 One table of kinds serves the file tests: each makes its path in tmp_path and
 says what a write must do: `replace` (the content lands in the plain file at
@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 from conftest import device_twin, fifo_reader, snapshot
 
-from twinsolve.core import atomic
-from twinsolve.core.atomic import (
+from twinsolve.core.errors import UsageError
+from twinsolve.files import atomic
+from twinsolve.files.atomic import (
     check_folder,
     check_output,
     output_folder,
@@ -31,7 +32,6 @@ from twinsolve.core.atomic import (
     write_text,
     write_with,
 )
-from twinsolve.core.errors import UsageError
 
 DATA = b"payload \xe2\x9c\x93\n"
 
@@ -294,7 +294,7 @@ def test_dev_stdout_redirected_to_a_file_writes_in_order_and_replaces_nothing(tm
     written alike, and a writer that went wrong would replace it, not /dev/stdout."""
     stdout = tmp_path / "stdout"
     stdout.symlink_to("/proc/self/fd/1")
-    script = ("import sys\nfrom twinsolve.core.atomic import write_text\n"
+    script = ("import sys\nfrom twinsolve.files.atomic import write_text\n"
               "print('before', flush=True)\nwrite_text(sys.argv[1], 'payload\\n')\n"
               "print('after')\n")
     out = tmp_path / "out.txt"
@@ -351,7 +351,7 @@ def test_a_folder_output_that_cannot_be_is_one_line(tmp_path, name, words):
 
 def test_instance_files_are_all_checked_before_the_first_is_written(tmp_path):
     from twinsolve.core.run import load_file
-    from twinsolve.core.writing import write_instances
+    from twinsolve.files.writing import write_instances
 
     board = tmp_path / "board.txt"
     board.write_text("lightsout 2 2\n11\n11\n")

@@ -1,4 +1,4 @@
-"""Layouts on `core.canvas` drawings: text that fits, captioned frames, strips wrapped into rows.
+"""Layouts on `graphics.canvas` drawings: text that fits, captioned frames, strips wrapped into rows.
 
 A picture of a plan is a strip of small drawings, one per state, each with a
 caption naming the move that led to it. `wrap` lays such a strip out left to
@@ -40,8 +40,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..core.drawing import Gap, shown
 from .canvas import Drawing
-from .drawing import Gap, shown
 
 __all__ = ["MAX_WIDTH", "MAX_HEIGHT", "PAGE_MARGIN", "PAGE_GAP", "BODY_WIDTH", "text_width",
            "fit_size", "fit_cell", "CellGrid", "line_page", "text_block", "captioned", "note",

@@ -1,7 +1,7 @@
 """Writing instance files: each instance in its own puzzle's format, atomically, into a folder.
 
 Importers and generators both end here. Every path is checked first
-(core.atomic: a read-only file or a folder in the way writes nothing); then
+(files.atomic: a read-only file or a folder in the way writes nothing); then
 the files are written in the order given, each one atomically (a reader
 never sees half a file, an error never leaves one behind), so the same
 instances always give the same bytes.
@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..core.registry import puzzle_of
 from .atomic import check_folder, check_output, output_folder, write_text
-from .registry import puzzle_of
 
 __all__ = ["write_instance", "write_instances"]
 

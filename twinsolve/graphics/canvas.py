@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from .atomic import write_bytes
-from .errors import UsageError
+from ..core.errors import UsageError
+from ..files.atomic import write_bytes
 
 __all__ = ["Drawing", "svg", "png", "pdf", "pdf_pages", "encode", "save", "FORMATS",
            "MM_PER_INCH"]

@@ -12,11 +12,11 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from . import registry
+from ..core import registry
+from ..core.errors import UsageError
+from ..core.instance_file import read_text
+from ..core.json_text import parse_json
 from .atomic import output_folder
-from .errors import UsageError
-from .instance_file import read_text
-from .json_text import parse_json
 from .writing import write_instance
 
 __all__ = ["import_source"]

@@ -1,4 +1,4 @@
-"""The drawing layer (`twinsolve.core.canvas`): one drawing, three formats, the same bytes
+"""The drawing layer (`twinsolve.graphics.canvas`): one drawing, three formats, the same bytes
 every time, and shapes where they were put (SVG read back as XML, PNG pixels read back)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from matplotlib import image
 
-from twinsolve.core import canvas
 from twinsolve.core.errors import UsageError
+from twinsolve.graphics import canvas
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -1,4 +1,4 @@
-"""The layouts of `core.canvas_layout`: text measured against the font, strips wrapped to a page.
+"""The layouts of `graphics.layout`: text measured against the font, strips wrapped to a page.
 
 - `text_width` is never below the real advance of DejaVu Sans (read with
   matplotlib's FreeType binding), in either weight, and not wildly above it.
@@ -22,9 +22,10 @@ import string
 
 import pytest
 
-from twinsolve.core import canvas
-from twinsolve.core.canvas import Drawing
-from twinsolve.core.canvas_layout import (
+from twinsolve.core.drawing import HEAD, SEQUENCE_LIMIT, TAIL
+from twinsolve.graphics import canvas
+from twinsolve.graphics.canvas import Drawing
+from twinsolve.graphics.layout import (
     BODY_WIDTH,
     MAX_HEIGHT,
     MAX_WIDTH,
@@ -43,7 +44,6 @@ from twinsolve.core.canvas_layout import (
     text_width,
     wrap,
 )
-from twinsolve.core.drawing import HEAD, SEQUENCE_LIMIT, TAIL
 
 SYMBOLS = "…→·−×♚♛♜♝♞♟"
 

@@ -1,0 +1,3 @@
+"""Process plumbing: `tether` (child processes tied to their parent, files in memory),
+`memory` (resident and address-space measures and limits) and `interrupts` (Ctrl-C during
+a native solver call)."""
