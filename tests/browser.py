@@ -4,8 +4,9 @@
 installs Debian's `chromium` when missing; the tests skip with `NO_CHROMIUM`
 as the reason). `dump_dom(page, folder)` opens a page file and returns the DOM
 after its scripts ran: tests append a probe script that writes what it found
-into attributes of <body>, and read them back with `body_attributes`. The
-browser's profile, caches and keys stay inside `folder`.
+into attributes of <body>, and read them back with `body_attributes`;
+`ERROR_HOOK`, put first in <head>, gathers the page's script errors for the
+probe to report. The browser's profile, caches and keys stay inside `folder`.
 """
 
 from __future__ import annotations
@@ -40,3 +41,20 @@ def body_attributes(dom: str) -> dict[str, str]:
     assert body, dom[:500]
     return {name: html.unescape(value)
             for name, value in re.findall(r'data-([\w-]+)="([^"]*)"', body.group(1))}
+
+
+# Put first in a page's <head>: every uncaught error and console.error of the page's own
+# scripts lands in `window.probeErrors`, for a probe at the end of <body> to report.
+ERROR_HOOK = """<script>
+window.probeErrors = [];
+window.onerror = function (message, source, line) {
+  window.probeErrors.push(message + " (line " + line + ")");
+};
+(function () {
+  var original = console.error;
+  console.error = function () {
+    window.probeErrors.push(Array.prototype.join.call(arguments, " "));
+    return original.apply(console, arguments);
+  };
+})();
+</script>"""

@@ -51,10 +51,10 @@ KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
 # The bench row of docs/architecture.md: each tier imports only from itself and those before.
 BENCH_TIERS = (
-    ("data", {"records", "verdict", "store", "plan", "provenance", "repeats", "columns",
+    ("data", {"records", "verdict", "database", "plan", "provenance", "repeats", "columns",
               "scores", "noise", "results", "comparison"}),
     ("runners", {"isolation", "worker", "execute", "dask_executor"}),
-    ("renderers", {"tables", "summary", "exports", "benchexec", "plots", "gallery",
+    ("renderers", {"tables", "terminal", "exports", "benchexec", "plots", "gallery",
                    "html_parts", "task_table", "html"}),
     ("commands", {"suite", "report", "compare"}),
 )
@@ -316,7 +316,8 @@ def test_every_layer_has_a_row():
      "(robots/ knows core, search, graphics, files besides itself)"),
     ("puzzles/cave", "from ..mirror.rules import Instance\n",
      "twinsolve/puzzles/cave/leaky.py:1: imports twinsolve.puzzles.mirror.rules.Instance "
-     "(puzzles/<name>/ knows core, search, models, graphics, files, system besides itself)"),
+     "(puzzles/<name>/ knows core, search, models, graphics, files, system, explain.steps, "
+     "explain.state, explain.regions, explain.plans besides itself)"),
     ("pictures", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                  "    from ..robots.play import load\n",
      "twinsolve/pictures/leaky.py:3: imports twinsolve.robots.play.load "

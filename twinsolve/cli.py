@@ -15,13 +15,20 @@
                        (each generator declares its own options and levels:
                         `twinsolve generate PUZZLE --help` lists them)
     twinsolve grade PATH... [--timeout S] [--json] [--skip-invalid]
+    twinsolve explain PATH [--backend hand] [--level LEVEL] [--json] [--steps N]
+                      [--svg OUT.svg | --pdf OUT.pdf]
+    twinsolve hint PATH --state STATE [--json]
     twinsolve render PATH... --out DIR [--format svg|png|pdf] [--solution] [--timeout S]
-    twinsolve sheet FILES... --out OUT.pdf [--per-page N] [--solutions] [--title T]
-                    [--include-unsolvable] [--timeout S]
+                     [--style NAME=VALUE]
+    twinsolve sheet FILES... --out OUT.pdf [--per-page 1|2|4|6] [--paper a4|letter]
+                    [--solutions] [--title T] [--include-unsolvable] [--timeout S]
+                    [--style NAME=VALUE]
     twinsolve play [LEVEL] [--moves M | --player greedy|evasive|cautious] [--seed S] [--json]
                    [--record FILE]
     twinsolve play --replay FILE [--verify | --html OUT.html]
     twinsolve new puzzle NAME --out DIR   (a plugin package to start a puzzle from)
+    twinsolve studio [FOLDER...] [--port N] [--no-browser] [--host ADDR]
+                     (the local web app; `pip install -e '.[studio]'`)
 
 Exit codes: 0 all good; 1 a run failed or was wrong (for `solve`: error,
 crash, memout or timeout; for `bench`, where time-outs are measurements:
@@ -149,9 +156,9 @@ what each run records (stored; shown by 'twinsolve report', its CSV and JSON):
          program's peak included; measured for every run, with or without --memory
   load   the host's 1-minute load average when the run started
 Each session also records the host's cores, CPU model, frequency governor (where
-readable), load at start and end, and jobs; bench warns at the end when the load went
-above the cores, when a task's repeats spread over 50% of their median, or when its
-repeats' statuses differ (flapping)."""
+readable), load at start and end, and jobs; bench warns at the end (and every report
+again) when the load went above the cores, when a task's repeats spread over 50% of their
+median, or when its repeats' statuses differ (flapping)."""
 
 REPORT_RULE = """\
 comparing two databases (A B): first the changes in kind (became wrong, no longer solved,
@@ -160,15 +167,25 @@ verdict, then the totals. A task is slower (faster) when the median wall time B/
 least the threshold (at most 1/threshold), the CPU time says so too, and, with 3 or more
 repeats on each side, every repeat of the slower side took longer than every repeat of
 the other (the exact rank test's most extreme outcome: p = 0.10 for 3 and 3 repeats,
-0.008 for 5 and 5); with fewer repeats the verdict is 'untested'. Otherwise: the same
-within noise."""
+0.008 for 5 and 5); with fewer repeats the verdict is 'untested', and when either side
+ran on a busy host (its load average above its cores) it is not judged at all. Otherwise:
+the same within noise. --fail-on-regression counts the changes in kind for the worse and
+the tasks decided slower (untested ones too)."""
 
 
 def _per_page(text: str) -> int:
     value = ascii_int(text.strip(), max_digits=3)
-    if value is None or not 1 <= value <= 30:
-        raise argparse.ArgumentTypeError(f"must be a whole number 1..30: {quoted(text)}")
+    if value not in (1, 2, 4, 6):
+        raise argparse.ArgumentTypeError(f"must be 1, 2, 4 or 6: {quoted(text)}")
     return value
+
+
+def _style(text: str) -> tuple[str, str]:
+    """`NAME=VALUE` of a picture's style (each puzzle's picture says which it takes)."""
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(f"use NAME=VALUE, e.g. shade=inside: {quoted(text)}")
+    return name.strip(), value.strip()
 
 
 def _positive_float(text: str) -> float:
@@ -318,12 +335,18 @@ def build_parser(generating: str | None = None, helping: bool = False
                              "with hand")
     render.add_argument("--timeout", type=_positive_float, metavar="S", default=SOLVE_TIMEOUT,
                         help=f"seconds per hand solve (default {SOLVE_TIMEOUT:g})")
+    render.add_argument("--style", action="append", type=_style, default=[],
+                        metavar="NAME=VALUE", help="a picture's style (e.g. shade=inside)")
 
-    sheet = commands.add_parser("sheet", help="a printable A4 PDF sheet of puzzles")
+    sheet = commands.add_parser("sheet", help="a printable PDF sheet of puzzles (A4 or Letter)")
     sheet.add_argument("paths", nargs="+", metavar="FILES")
     sheet.add_argument("--out", required=True, metavar="OUT.pdf", help="the PDF to write")
     sheet.add_argument("--per-page", type=_per_page, metavar="N", default=4,
-                       help="puzzles per page (1-30, default 4)")
+                       help="puzzles per page: 1, 2, 4 or 6 (default 4)")
+    sheet.add_argument("--paper", choices=("a4", "letter"), default="a4",
+                       help="paper size (default a4)")
+    sheet.add_argument("--style", action="append", type=_style, default=[],
+                       metavar="NAME=VALUE", help="a picture's style (e.g. shade=inside)")
     sheet.add_argument("--solutions", action="store_true",
                        help="the solutions on the last pages")
     sheet.add_argument("--title", default="twinsolve puzzles", help="the title on every page")
@@ -361,7 +384,7 @@ def build_parser(generating: str | None = None, helping: bool = False
                        help="the quick suite: skip '# suite: full' instances, 5 s runs")
     bench.add_argument("--quiet", action="store_true", help="no progress bar")
     bench.add_argument("--wide", action="store_true",
-                       help="every summary column, however wide the terminal")
+                       help="every column of the totals, however wide the terminal")
     bench.add_argument("--fresh", action="store_true",
                        help="run everything again in a new session (history is kept)")
     bench.add_argument("--skip-invalid", action="store_true",
@@ -403,6 +426,29 @@ def build_parser(generating: str | None = None, helping: bool = False
     grade.add_argument("--skip-invalid", action="store_true",
                        help="grade the valid instance files, list the invalid ones")
 
+    explain = commands.add_parser("explain", help="the hand solver's reasoning, step by step")
+    explain.add_argument("path", metavar="PATH", help="one instance file (or URL)")
+    explain.add_argument("--backend", default="hand", choices=("hand",),
+                         help="whose reasoning: hand, the one back-end that reasons in steps")
+    explain.add_argument("--level", metavar="LEVEL",
+                         help="only the techniques a player of this level uses")
+    explain.add_argument("--json", action="store_true", help="the steps as one JSON object")
+    explain.add_argument("--steps", type=_positive_int, metavar="N",
+                         help="only the first N steps")
+    drawn = explain.add_mutually_exclusive_group()
+    drawn.add_argument("--svg", metavar="OUT", help="the worked solution as an SVG picture")
+    drawn.add_argument("--pdf", metavar="OUT", help="the worked solution as a PDF, a page "
+                                                   "per few boards")
+
+    hint = commands.add_parser("hint", help="the next step from a position, or its first "
+                                            "mistake")
+    hint.add_argument("path", metavar="PATH", help="one instance file (or URL)")
+    hint.add_argument("--state", required=True, metavar="STATE",
+                      help="the position: inline JSON (text starting with '{') or a JSON file, "
+                           "the solution keys with unknowns, e.g. '{\"inside\": [\"1?0\", "
+                           "...]}' (? undecided), '{\"moves\": [...]}' (a plan so far)")
+    hint.add_argument("--json", action="store_true", help="the answer as one JSON object")
+
     play = commands.add_parser("play", help="play a stealth-game level, or watch a replay")
     play.add_argument("level", metavar="LEVEL", nargs="?",
                       help="a level file, or the number of a shipped level (none: list them)")
@@ -426,6 +472,18 @@ def build_parser(generating: str | None = None, helping: bool = False
     importer.add_argument("source", metavar="SOURCE", help="a puzz.link URL or a dataset .json")
     importer.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
 
+    studio = commands.add_parser("studio", help="the local web app: play, solve, watch, author, "
+                                                "print, and the stealth game live")
+    studio.add_argument("folders", nargs="*", metavar="FOLDER",
+                        help="folders of instances it may read and save into (default: the "
+                             "shipped instances)")
+    studio.add_argument("--port", type=_port, default=0, metavar="N",
+                        help="the port to listen on (default: a free one)")
+    studio.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    studio.add_argument("--host", metavar="ADDR", default="127.0.0.1",
+                        help="listen on ADDR instead of 127.0.0.1: anyone who reaches it with "
+                             "the token can use the studio")
+
     export = commands.add_parser("export", help="write an instance's encoding for other solvers")
     export.add_argument("instance", metavar="INSTANCE", help="an instance file or URL")
     export.add_argument("--cnf", metavar="FILE", help="DIMACS CNF of the sat encoding")
@@ -443,7 +501,7 @@ def build_parser(generating: str | None = None, helping: bool = False
                      help="a new or empty folder for the package")
 
     report = commands.add_parser("report", help="tables, exports and plots of a results DB",
-                                 epilog=REPORT_RULE,
+                                 epilog=f"{BENCH_MEASURES}\n\n{REPORT_RULE}",
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     report.add_argument("db", metavar="DB", nargs="+",
                         help="SQLite results database from 'bench --db'; two (A B): compared "
@@ -461,13 +519,14 @@ def build_parser(generating: str | None = None, helping: bool = False
                         help="every run's full solution, one JSON object per line")
     report.add_argument("--benchexec", metavar="DIR",
                         help="a BenchExec result XML per back-end (for its table-generator)")
-    report.add_argument("--json", metavar="FILE", help="summary, sessions and runs as JSON")
+    report.add_argument("--json", metavar="FILE", help="totals, warnings, sessions, tasks (their "
+                        "repeats' median and range) and runs as JSON")
     report.add_argument("--plots", metavar="DIR", help="cactus, scatter and nodes plots "
                         "(PNG and SVG)")
-    report.add_argument("--markdown", metavar="FILE", help="the summary as a Markdown table")
-    report.add_argument("--latex", metavar="FILE", help="the summary as a LaTeX (booktabs) table")
+    report.add_argument("--markdown", metavar="FILE", help="the totals as a Markdown table")
+    report.add_argument("--latex", metavar="FILE", help="the totals as a LaTeX (booktabs) table")
     report.add_argument("--wide", action="store_true",
-                        help="every summary column, however wide the terminal")
+                        help="every column of the totals, however wide the terminal")
     report.add_argument("--threshold", type=_ratio_threshold, metavar="R", default=None,
                         help="comparing two: the ratio of median times B/A that counts as "
                              "slower (1/R: faster); default 1.25")
@@ -686,7 +745,7 @@ def _draw_answer(label: str, instance: Any, solution: Any, pictures: list[tuple[
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     from .bench.plan import Budget
     from .bench.suite import SuiteConfig, SuiteInterrupted, run_suite
-    from .bench.summary import print_problems, print_summary, print_warnings, summarise
+    from .bench.terminal import print_problems, print_totals, print_warnings, totals
 
     backends = [s.strip() for s in args.backends.split(",") if s.strip()] if args.backends else None
     budget = Budget(timeout=args.timeout or (5.0 if args.quick else 10.0), memory_mb=args.memory,
@@ -713,7 +772,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         for line in outcome.invalid:
             console.print(Text(f"  {line}"), soft_wrap=True)
     print_problems(console, records)
-    print_summary(console, summarise(records), wide=args.wide)
+    print_totals(console, totals(records), wide=args.wide)
     print_warnings(console, outcome.warnings)
     if not args.quiet:
         console.print(f"[dim]results in {args.db}; see them again with "
@@ -728,7 +787,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
     from .bench.report import report
-    from .bench.summary import print_summary, print_warnings
+    from .bench.terminal import print_totals, print_warnings
 
     selection = {"session": args.session, "timeout": args.timeout,
                  "all_sessions": args.all_sessions}
@@ -762,7 +821,7 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
         result = report(args.db[0], html=args.html, csv=args.csv, json_path=args.json,
                         plots=args.plots, markdown_path=args.markdown, latex_path=args.latex,
                         solutions_path=args.solutions, benchexec=args.benchexec, **selection)
-        print_summary(console, result.summary, wide=args.wide,
+        print_totals(console, result.totals, wide=args.wide,
                       title=f"twinsolve report: {args.db[0]} · {result.data.selection}")
         print_warnings(console, result.data.warnings)
         written = result.written
@@ -817,7 +876,7 @@ def cmd_render(args: argparse.Namespace, console: Console) -> int:
     from .pictures.draw import gather, render_files
 
     written, notes = render_files(gather(args.paths), args.out, args.format, args.solution,
-                                  args.timeout)
+                                  args.timeout, tuple(args.style))
     for note in notes:
         console.print(Text(f"note: {note}"), soft_wrap=True)
     console.print(Text(f"wrote {len(written)} picture{'s' * (len(written) != 1)} "
@@ -832,7 +891,7 @@ def cmd_sheet(args: argparse.Namespace, console: Console) -> int:
         raise UsageError(f"--out {args.out}: a sheet is a PDF (OUT.pdf)")
     items = gather(args.paths)
     sheet_file(items, args.out, args.per_page, args.solutions, args.timeout, args.title,
-               args.include_unsolvable)
+               args.include_unsolvable, args.paper, tuple(args.style))
     console.print(Text(f"wrote {args.out}: {len(items)} puzzle{'s' * (len(items) != 1)}"),
                   soft_wrap=True)
     return 0
@@ -846,7 +905,11 @@ def _grade_line(item: Any) -> str:
     shown = []
     for key, value in item.grade.evidence.items():
         shown.append(f"{key} {'+'.join(map(str, value)) if isinstance(value, list) else value}")
-    return f"{item.label}: {item.level}  ({', '.join(shown)})"
+    line = f"{item.label}: {item.level}  ({', '.join(shown)})"
+    if item.hardest is not None:
+        number, step = item.hardest
+        line += f"\n  hardest step {number} ({step.technique}): {step.reason}"
+    return line
 
 
 def cmd_grade(args: argparse.Namespace, console: Console) -> int:
@@ -863,9 +926,12 @@ def cmd_grade(args: argparse.Namespace, console: Console) -> int:
         item = grade_instance(label, instance, args.timeout)
         graded.append(item)
         if args.json:
+            hardest = None if item.hardest is None else \
+                {"number": item.hardest[0], **item.hardest[1].to_json()}
             print(json.dumps({"instance": label, "puzzle": item.puzzle, "level": item.level,
                               "evidence": None if item.grade is None else item.grade.evidence,
-                              **({"message": item.why} if item.why else {})}), flush=True)
+                              **({"message": item.why} if item.why else {}),
+                              **({"hardest": hardest} if hardest else {})}), flush=True)
         else:
             console.print(Text(_grade_line(item)), soft_wrap=True)
     if not args.json and len(graded) > 1:
@@ -875,12 +941,103 @@ def cmd_grade(args: argparse.Namespace, console: Console) -> int:
     return 0 if all(item.level is not None for item in graded) else 1
 
 
+# ---------------------------------------------------------------- explain / hint
+
+def cmd_explain(args: argparse.Namespace, console: Console) -> int:
+    from .explain import explain
+    from .explain.steps import NoSolution
+
+    label, instance = _one_instance(args.path, "explain")
+    for fmt in ("svg", "pdf"):
+        path = getattr(args, fmt)
+        if path and _named_file(path) and not path.lower().endswith(f".{fmt}"):
+            raise UsageError(f"--{fmt} {path}: the file name must end in .{fmt}")
+    try:
+        found = explain(instance, args.level)
+    except NoSolution as exc:
+        _say(f"{label}: {exc}")
+        return 1
+    shown = found if args.steps is None else found.first(args.steps)
+    if args.json:
+        print(json.dumps({"instance": label, **shown.to_json(),
+                          "total_steps": len(found.steps)}), flush=True)
+    else:
+        _print_steps(console, label, shown, len(found.steps))
+    for fmt in ("svg", "pdf"):
+        if getattr(args, fmt):
+            from .explain.pictures import save
+
+            save(instance, shown, getattr(args, fmt), fmt)
+            if not args.json:
+                console.print(Text(f"wrote {getattr(args, fmt)}"), soft_wrap=True)
+    return 0
+
+
+def _print_steps(console: Console, label: str, found: Any, total: int) -> None:
+    """The numbered steps, the hardest named, the closing lines."""
+    console.rule(f"[bold]{escape(label)}")
+    for number, step in enumerate(found.steps, 1):
+        kind = " (bifurcation)" if step.kind == "bifurcation" else ""
+        console.print(Text(f"{number:>4}. [{step.technique}{kind}] {step.reason}"),
+                      soft_wrap=True)
+    if len(found.steps) < total:
+        console.print(Text(f"      ... {total - len(found.steps)} more steps (--steps)"))
+    hardest = found.hardest()
+    if hardest is not None:
+        step = found.steps[hardest]
+        console.print(Text(f"hardest step: {hardest + 1} ({step.technique})"), soft_wrap=True)
+    for line in found.summary:
+        console.print(Text(line), soft_wrap=True)
+
+
+def _state(text: str) -> Any:
+    """The position `--state` gives: inline JSON, or the JSON text of a file."""
+    from .core.instance_file import read_text
+    from .core.json_text import parse_json
+    from .core.run import file_problem
+
+    if text.lstrip().startswith("{"):
+        return parse_json(text, "--state")
+    problem = file_problem(text)
+    if problem:
+        raise UsageError(f"--state {text}: {problem} (a position is inline JSON starting "
+                         f"with '{{' or a JSON file)")
+    return parse_json(read_text(text), text)
+
+
+def cmd_hint(args: argparse.Namespace, console: Console) -> int:
+    from .explain import Step, hint
+
+    label, instance = _one_instance(args.path, "hint")
+    state = _state(args.state)
+    try:
+        found = hint(instance, state)
+    except InstanceError as exc:
+        where = "--state" if args.state.lstrip().startswith("{") else args.state
+        raise InstanceError(where, exc.line, exc.column, exc.message) from None
+    if args.json:
+        answer: dict[str, Any] = {"instance": label, "answer": "done"}
+        if isinstance(found, Step):
+            answer.update(answer="step", **found.to_json())
+        elif found is not None:
+            answer.update(answer="mistake", **found.to_json())
+        print(json.dumps(answer), flush=True)
+    elif found is None:
+        console.print(Text(f"{label}: the position is complete and right"), soft_wrap=True)
+    elif isinstance(found, Step):
+        console.print(Text(f"{label}: next step [{found.technique}] {found.reason}"),
+                      soft_wrap=True)
+    else:
+        console.print(Text(f"{label}: mistake at {found.item}: {found.reason}"), soft_wrap=True)
+    return 0
+
+
 # ---------------------------------------------------------------- import / export
 
-def _one_instance(source: str) -> tuple[str, Any]:
+def _one_instance(source: str, command: str = "export") -> tuple[str, Any]:
     found = instances([source])
     if len(found) != 1:
-        raise UsageError(f"{source}: names {len(found)} instances; export takes exactly one")
+        raise UsageError(f"{source}: names {len(found)} instances; {command} takes exactly one")
     return found[0]
 
 
@@ -983,6 +1140,26 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
     return terminal.watch(watched, args.replay)
 
 
+def _port(text: str) -> int:
+    number = ascii_int(text.strip())
+    if number is None or not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number 0..65535, got {quoted(text)}")
+    return number
+
+
+def cmd_studio(args: argparse.Namespace, console: Console) -> int:
+    from .studio import serve
+    from .studio.folders import SHIPPED
+
+    if args.host != "127.0.0.1":
+        _say(f"warning: listening on {args.host}, not 127.0.0.1: anyone who can reach it and "
+             "has the token can read and save files in its folders")
+    folders = args.folders or [str(SHIPPED)]
+    serve(folders, port=args.port, host=args.host, open_browser=not args.no_browser,
+          say=lambda line: console.print(Text(line), soft_wrap=True))
+    return 0
+
+
 def cmd_import(args: argparse.Namespace, console: Console) -> int:
     from .files.imports import import_source
 
@@ -1032,13 +1209,15 @@ def cmd_export(args: argparse.Namespace, console: Console) -> int:
 _COMMANDS = {"list": lambda args, console: cmd_list(console), "solve": cmd_solve,
              "bench": cmd_bench, "report": cmd_report, "generate": cmd_generate,
              "grade": cmd_grade, "play": cmd_play, "import": cmd_import,
-             "export": cmd_export, "render": cmd_render, "sheet": cmd_sheet, "new": cmd_new}
+             "export": cmd_export, "render": cmd_render, "sheet": cmd_sheet, "new": cmd_new,
+             "studio": cmd_studio, "explain": cmd_explain, "hint": cmd_hint}
 
 # Every option naming a file or a folder a command writes (files.atomic: one set of rules
 # for all of them), checked before the command's work so a long run never ends in "cannot
 # write". `-` (standard output) is taken where nothing else must go there; the command's
 # own lines then go to stderr. `solve` prints its answers there, `play` its turns.
 _OUTPUT_FILES = {"solve": ("svg", "png", "pdf"), "sheet": ("out",), "generate": ("sheet",),
+                 "explain": ("svg", "pdf"),
                  "play": ("record", "html"), "export": ("cnf", "wcnf", "cpsat"),
                  "report": ("html", "csv", "json", "markdown", "latex", "solutions")}
 _OUTPUT_FOLDERS = {"render": ("out",), "generate": ("out",), "import": ("out",),

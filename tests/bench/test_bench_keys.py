@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from conftest import in_process, twinsolve
 
+from twinsolve.bench.database import ResultsDatabase
 from twinsolve.bench.plan import Budget
 from twinsolve.bench.results import load
-from twinsolve.bench.store import Store
 from twinsolve.bench.suite import SuiteConfig, run_suite
 from twinsolve.core.errors import UsageError
 from twinsolve.core.result import Status
@@ -85,7 +85,7 @@ def test_identical_boards_are_separate_tasks_judged_by_their_own_metadata(tmp_pa
     report = load(db)
     assert len(report.records) == 4
     assert sum(r.status is Status.WRONG for r in report.records) == 1
-    hand = next(row for row in report.summary if row["backend"] == "hand")
+    hand = next(row for row in report.totals if row["backend"] == "hand")
     assert (hand["runs"], hand["wrong"]) == (4, 1)
 
 
@@ -162,9 +162,9 @@ def test_a_schema_1_database_is_reported_unchanged_and_upgraded_by_bench(suite, 
     assert [r.status for r in shown.records] == [Status.WRONG]  # expected 4, stored 5
     outcome = run_suite(SuiteConfig([suite], ["brute"], db=db), executor=in_process)
     assert outcome.resumed == 0 and len(outcome.records) == 2
-    with Store(db) as store:
-        assert store.upgraded_runs is None
-        assert [r.path for r in store.records()][0] == "x/a.txt"
+    with ResultsDatabase(db) as database:
+        assert database.upgraded_runs is None
+        assert [r.path for r in database.records()][0] == "x/a.txt"
 
 
 def test_a_damaged_and_a_foreign_database_are_one_line_errors(suite, tmp_path, cli):
@@ -195,7 +195,7 @@ def test_no_damage_to_a_database_gives_anything_but_a_usage_error(suite, tmp_pat
         data[start:start + rng.randrange(1, 4096)] = rng.randbytes(4096)[:len(data) - start]
         db = tmp_path / f"d{seed}.sqlite"
         db.write_bytes(bytes(data[:len(original)]))
-        for read in (load, lambda path: Store(path).close()):
+        for read in (load, lambda path: ResultsDatabase(path).close()):
             try:
                 read(db)
                 outcomes.add("read")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from twinsolve.bench.records import RunRecord
-from twinsolve.bench.summary import summarise
+from twinsolve.bench.terminal import totals
 from twinsolve.bench.verdict import judge
 from twinsolve.core.result import Status
 
@@ -35,11 +35,11 @@ def test_metadata_expectations():
     assert [r.status for r in records] == [Status.OPTIMAL] + [Status.WRONG] * 4
 
 
-def test_agreeing_answers_stay_and_are_summarised():
+def test_agreeing_answers_stay_and_are_counted():
     records = judge([record("hand", Status.OPTIMAL, 4, True, wall_s=0.1),
                      record("hand", Status.TIMEOUT, path="slow.txt", wall_s=9.0),
                      record("sat", Status.OPTIMAL, 4, True, wall_s=0.3)])
-    rows = {row["backend"]: row for row in summarise(records)}
+    rows = {row["backend"]: row for row in totals(records)}
     assert rows["hand"]["solved"] == 1 and rows["hand"]["timeout"] == 1
     assert rows["hand"]["median_s"] == 0.1 and rows["sat"]["median_nodes"] == 3
     assert all(r.status is not Status.WRONG for r in records)

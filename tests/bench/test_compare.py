@@ -19,9 +19,9 @@ from twinsolve.bench.comparison import compare
 from twinsolve.bench.exports import comparison_latex_text, comparison_markdown_text
 from twinsolve.bench.records import RunRecord
 from twinsolve.bench.results import ReportData
-from twinsolve.bench.scores import VIRTUAL_BEST, summarise
+from twinsolve.bench.scores import VIRTUAL_BEST, totals
 from twinsolve.bench.suite import SuiteConfig, run_suite
-from twinsolve.bench.summary import print_comparison
+from twinsolve.bench.terminal import print_comparison
 from twinsolve.core.result import Status
 
 
@@ -33,7 +33,7 @@ def run(path, backend, status, wall_s, puzzle="lightsout"):
 def data_of(runs, db) -> ReportData:
     return ReportData(db=Path(db), selection="the plan of session 1", columns=("status",),
                       rows=tuple({"status": r.status.value} for r in runs),
-                      records=tuple(runs), sessions=(), summary=tuple(summarise(runs)))
+                      records=tuple(runs), sessions=(), totals=tuple(totals(runs)))
 
 
 OPT, OUT = Status.OPTIMAL, Status.TIMEOUT
@@ -105,6 +105,23 @@ def test_terminal_comparison_fits_80_columns_uncut():
         assert format_value("par2", row["par2_b"]) in line
         if row["par2_ratio"] is not None:
             assert f"{row['par2_ratio']:.2f}x" in line
+
+
+def test_a_long_instance_path_breaks_over_lines_and_is_never_cut():
+    long = "graded/lightsout-hard-10x10-varianttorus-s1-01-with-a-very-long-name.txt"
+    before = [*BEFORE, run(long, "hand", OPT, 0.2)]
+    after = [*AFTER, run(long, "hand", OUT, 5.0)]
+    console = Console(width=80, file=io.StringIO(), record=True, color_system=None)
+    print_comparison(console, compare(data_of(before, "a.sqlite"), data_of(after, "b.sqlite")))
+    text = console.export_text()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
+    changed = next(line for line in text.splitlines() if line.startswith("no longer solved"))
+    assert "hand" in changed and "optimal" in changed and "timeout" in changed
+    # the path's pieces, one under the other in its column, make the whole path
+    lines = text[text.index("changed in kind"):text.index("time:")].splitlines()
+    header = next(line for line in lines if line.startswith("change "))
+    start, end = header.index("instance"), header.index("back-end")
+    assert long in "".join(line[start:end].strip() for line in lines[lines.index(header) + 2:])
 
 
 def test_markdown_and_latex_of_a_comparison():

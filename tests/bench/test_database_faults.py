@@ -25,9 +25,9 @@ from pathlib import Path
 import pytest
 from conftest import device_twin, in_process, snapshot
 
+from twinsolve.bench.database import SCHEMA_VERSION
 from twinsolve.bench.plan import Budget, content_hash
 from twinsolve.bench.results import load
-from twinsolve.bench.store import SCHEMA_VERSION
 from twinsolve.bench.suite import SuiteConfig, run_suite
 from twinsolve.cli import main
 from twinsolve.core.limits import Limits
@@ -130,7 +130,7 @@ def test_an_old_database_resumes_every_run_and_counts_each_task_once(suite, tmp_
     assert "resuming: 3 of 3 runs already stored" in capsys.readouterr().err
     assert len(_runs(db)) == 3
     every = load(db, all_sessions=True)
-    (row,) = every.summary
+    (row,) = every.totals
     assert (row["tasks"], row["runs"], row["solved"]) == (3, 3, 3)
 
 
@@ -159,7 +159,7 @@ def test_an_old_database_is_reported_unchanged_with_each_task_once(suite, tmp_pa
     assert snapshot(tmp_path) == before
     assert [(r.path, r.task_path) for r in shown.records][0] == (
         str((suite / "lights" / "a.txt").resolve()), "")
-    assert shown.summary[0]["tasks"] == 3
+    assert shown.totals[0]["tasks"] == 3
 
 
 # ---------------------------------------------------------------- what is no database of ours
@@ -411,7 +411,7 @@ def test_ctrl_c_says_what_is_stored_and_the_same_command_resumes(tmp_path, capsy
     assert len(_runs(db)) == 6
 
 
-def test_the_summary_and_its_legend_fit_80_columns(suite, tmp_path, capsys, monkeypatch):
+def test_the_totals_and_their_legend_fit_80_columns(suite, tmp_path, capsys, monkeypatch):
     db = tmp_path / "w.sqlite"
     backends = ["brute", "hand", "cpsat"]
     run_suite(SuiteConfig([suite], backends, db=db), executor=in_process)

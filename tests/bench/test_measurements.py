@@ -61,5 +61,5 @@ def test_measurements_are_stored_and_read_back(measured):
     session = data.sessions[0]
     assert session["cores"] >= 1 and session["load_start"] is not None \
         and session["load_end"] is not None and session["ram_mb"] > 0
-    row = next(r for r in data.summary if r["backend"] == "fault-hold")
+    row = next(r for r in data.totals if r["backend"] == "fault-hold")
     assert row["median_mem_mb"] == runs["fault-hold"].mem_mb

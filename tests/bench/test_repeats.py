@@ -1,8 +1,8 @@
 """Repeats (issue 25): interleaved, one task whatever N, the median with its spread, flapping.
 
-`--repeat 2` over one file used to report "2 tasks" and summarise each
+`--repeat 2` over one file used to report "2 tasks" and totals each
 repeat as a task of its own. Now the plan runs every task once before any
-runs again; a task's repeats are summarised by their median, their range and
+runs again; a task's repeats are reduced to their median, their range and
 their count (twinsolve.bench.repeats), in every table; and a status that
 differs between repeats is shown and counted (`flapping`), never hidden.
 """
@@ -20,7 +20,7 @@ from twinsolve.bench.noise import warnings
 from twinsolve.bench.plan import Budget, plan_suite
 from twinsolve.bench.records import RunRecord
 from twinsolve.bench.repeats import Spread, task_runs
-from twinsolve.bench.scores import VIRTUAL_BEST, summarise
+from twinsolve.bench.scores import VIRTUAL_BEST, totals
 from twinsolve.bench.suite import SuiteConfig, run_suite
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Result, Status
@@ -44,7 +44,7 @@ def test_repeats_are_one_task_with_the_median_and_its_range():
         0.25, 0.10, 0.90, 5)
     assert entry.wall.text(lambda s: f"{s:.2f} s") == "0.25 s (0.10–0.90 s, n=5)"
     assert entry.nodes.median == 12 and entry.mem.median == 4.0
-    (row, *_) = summarise(runs)
+    (row, *_) = totals(runs)
     assert (row["runs"], row["tasks"], row["repeats"], row["solved"]) == (5, 1, 5, 1)
     assert row["median_s"] == 0.25 and row["par2"] == 0.25
     # PAR-2 of each repeat alone: its best and its worst
@@ -60,7 +60,7 @@ def test_a_flapping_status_is_shown_and_counted_never_hidden():
     assert hand.flapping and hand.status is None and not hand.solved
     assert hand.statuses() == "optimal 2 · timeout 1"
     assert hand.par2 == 0.2  # the median of 0.2, 10 (twice the limit), 0.2
-    rows = {r["backend"]: r for r in summarise(runs)}
+    rows = {r["backend"]: r for r in totals(runs)}
     assert (rows["hand"]["flapping"], rows["hand"]["solved"], rows["hand"]["timeout"]) == (1, 0, 0)
     assert rows["sat"]["wins"] == 1 and rows[VIRTUAL_BEST]["solved"] == 1
     said = warnings([], [], task_runs(runs))[-1]   # after the spread's: 0.2 s to 5 s
@@ -72,7 +72,7 @@ def test_a_wrong_answer_is_never_outvoted():
     runs = [repeat(0, 0.1), repeat(1, 0.1, Status.WRONG), repeat(2, 0.1)]
     (entry,) = task_runs(runs)
     assert entry.status is Status.WRONG and entry.flapping
-    (row, *_) = summarise(runs)
+    (row, *_) = totals(runs)
     assert (row["wrong"], row["flapping"], row["solved"]) == (1, 0, 0)
 
 

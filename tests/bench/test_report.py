@@ -9,14 +9,18 @@ optimum `brute` cannot match, so one stored `optimal` run is judged `wrong`.
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import re
 import sqlite3
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import in_process
 
+from twinsolve.bench.exports import CELL_LIMIT
 from twinsolve.bench.plan import Budget
 from twinsolve.bench.report import report
 from twinsolve.bench.suite import SuiteConfig, run_suite
@@ -84,7 +88,7 @@ def test_csv_has_every_run_with_raw_status_and_verdict(db, full):
     assert judged[0]["verdict"] == "wrong" and "expected 99" in judged[0]["verdict_message"]
 
 
-def test_json_has_summary_sessions_and_runs(db, full):
+def test_json_has_totals_sessions_and_runs(db, full):
     out, result = full
     document = json.loads((out / "report.json").read_text())
     (runs,), = _query(db, "SELECT COUNT(*) FROM runs")
@@ -92,12 +96,18 @@ def test_json_has_summary_sessions_and_runs(db, full):
     assert len(document["runs"]) == runs and len(document["sessions"]) == sessions == 1
     assert document["sessions"][0]["python"] and document["sessions"][0]["timeout_s"] == 5
     assert all(r["verdict"] and isinstance(r["stats"], dict) for r in document["runs"])
-    rows = {row["backend"]: row for row in document["summary"]}
+    rows = {row["backend"]: row for row in document["totals"]}
     assert set(rows) == set(BACKENDS) | {"virtual best"}
     assert rows["brute"]["solved"] == 3 and rows["brute"]["wrong"] == 1
     assert rows["fault-crash"]["crash"] == 4 and rows["fault-wrong"]["wrong"] == 4
     assert rows["virtual best"]["solved"] == 3
-    assert document["summary"] == json.loads(json.dumps(result.summary))
+    assert document["totals"] == json.loads(json.dumps(result.totals))
+    # one entry per task and back-end, its measures as median, range and count
+    assert len(document["tasks"]) == len(INSTANCES) * len(BACKENDS)
+    crash = next(t for t in document["tasks"] if t["backend"] == "fault-crash")
+    assert (crash["status"], crash["solved"], crash["runs"], crash["wall_s"]["n"]) == (
+        "crash", False, 1, 1)
+    assert crash["wall_s"]["low"] == crash["wall_s"]["median"] == crash["wall_s"]["high"] > 0
 
 
 def test_plots_for_every_puzzle_in_both_formats(db, full):
@@ -153,6 +163,35 @@ def test_cli_prints_the_table_and_each_file_written(db, tmp_path, cli):
     assert done.returncode == 0, done.stderr
     assert "virtual best" in done.stdout and "PAR-2" in done.stdout
     assert done.stdout.rstrip().splitlines()[-1] == f"wrote {tmp_path / 'runs.csv'}"
+
+
+def _huge_answers(tasks, budget):
+    """Runs as recorded in process, each answer padded past a spreadsheet cell's limit."""
+    for task, record in in_process(tasks, budget):
+        yield task, replace(record, solution={"presses": ["0" * 1000] * 40},
+                            message="m" * (CELL_LIMIT + 1))
+
+
+def test_csv_keeps_answers_out_of_its_cells_and_solutions_has_them_whole(tmp_path, cli):
+    (tmp_path / "a.txt").write_text(INSTANCES["ones.txt"])
+    db = tmp_path / "r.sqlite"
+    run_suite(SuiteConfig(paths=[tmp_path / "a.txt"], backends=["brute"], repeat=2, db=db),
+              executor=_huge_answers)
+    done = cli("report", db, "--csv", tmp_path / "r.csv", "--solutions", tmp_path / "s.jsonl",
+               cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (stored,) = {text for (text,) in _query(db, "SELECT solution FROM runs")}
+    digest = hashlib.sha256(stored.encode()).hexdigest()
+    with open(tmp_path / "r.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 2 and "solution" not in rows[0]
+    assert {(r["solution_sha256"], r["solution_size"]) for r in rows} == {
+        (digest, str(len(stored)))}
+    assert max(len(cell) for row in rows for cell in row.values()) <= CELL_LIMIT
+    assert rows[0]["message"].startswith(f"({CELL_LIMIT + 1} bytes, too long for a spreadsheet")
+    lines = [json.loads(line) for line in (tmp_path / "s.jsonl").read_text().splitlines()]
+    assert [(line["seed"], line["sha256"]) for line in lines] == [(0, digest), (1, digest)]
+    assert lines[0]["solution"] == json.loads(stored)
 
 
 @pytest.mark.parametrize("content", [None, b"just some text\n", b""])

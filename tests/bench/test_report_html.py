@@ -22,7 +22,7 @@ from twinsolve.bench.plots import PAIRWISE_MAX, all_plots, render, same_nodes, s
 from twinsolve.bench.records import RunRecord
 from twinsolve.bench.report import report
 from twinsolve.bench.results import ReportData
-from twinsolve.bench.scores import summarise
+from twinsolve.bench.scores import totals
 from twinsolve.bench.suite import SuiteConfig, run_suite
 from twinsolve.core.result import Status
 
@@ -59,7 +59,7 @@ def records() -> list[RunRecord]:
 def data_of(runs: list[RunRecord], db: str = "results.sqlite") -> ReportData:
     return ReportData(db=Path(db), selection=f"the plan of session 1: {len(runs)} runs",
                       columns=("status",), rows=tuple({"status": r.status.value} for r in runs),
-                      records=tuple(runs), sessions=(), summary=tuple(summarise(runs)))
+                      records=tuple(runs), sessions=(), totals=tuple(totals(runs)))
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +104,22 @@ def test_each_point_of_an_svg_names_its_task():
     assert b"twinsolve-tip" not in svg  # our link targets became the tooltips
 
 
+def test_a_log_axis_says_how_it_draws_a_zero():
+    runs = [record("a.txt", "hand", Status.OPTIMAL, 0.0, nodes=0),   # no measurable time
+            record("a.txt", "hand:probe=false", Status.OPTIMAL, 0.002, nodes=4),
+            record("b.txt", "hand", Status.OPTIMAL, 0.01, nodes=3),
+            record("b.txt", "hand:probe=false", Status.OPTIMAL, 0.02, nodes=6)]
+    labels = {p.kind: (p.figure.axes[0].get_xlabel(), p.figure.axes[0].get_ylabel())
+              for p in all_plots(runs)}
+    assert labels["cactus"][0] == "time limit t (s, wall); 0 to 0.1 ms drawn at 0.1 ms"
+    assert labels["scatter-time"] == ("hand: wall time (s); 0 to 0.1 ms drawn at 0.1 ms",
+                                      "hand:probe=false: wall time (s)")
+    assert labels["scatter-nodes"] == ("hand: nodes; 0 drawn at 1", "hand:probe=false: nodes")
+    assert labels["nodes-time"][1] == "nodes (each back-end counts its own); 0 drawn at 1"
+    without = {p.kind: p.figure.axes[0].get_xlabel() for p in all_plots(runs[2:])}
+    assert "drawn at" not in without["cactus"] and "drawn at" not in without["scatter-time"]
+
+
 def test_plot_titles_say_what_they_show():
     titles = {p.kind: p.title for p in all_plots(records())}
     assert titles["cactus"] == "lightsout: tasks solved within time t, per back-end (5 tasks)"
@@ -146,7 +162,7 @@ def test_page_says_over_which_tasks_par2_is_taken(html_page):
 @pytest.mark.skipif(CHROMIUM is None,
                     reason=NO_CHROMIUM)
 def test_clicking_a_header_sorts_the_table_in_a_browser(tmp_path, html_page):
-    # Click the hand column twice and the summary's PAR-2 once, writing the orders down.
+    # Click the hand column twice and the totals' PAR-2 once, writing the orders down.
     probe = """<script>
     function order(id, col) {
       return Array.prototype.map.call(document.getElementById(id).tBodies[0].rows,
@@ -158,10 +174,10 @@ def test_clicking_a_header_sorts_the_table_in_a_browser(tmp_path, html_page):
     hand.click();
     document.body.setAttribute("data-down", order("tasks-table-lightsout", 0));
     var par2 = Array.prototype.find.call(
-      document.querySelectorAll("#summary-table-lightsout thead th"),
+      document.querySelectorAll("#totals-table-lightsout thead th"),
       function (th) { return th.textContent === "PAR-2"; });
     par2.click();
-    document.body.setAttribute("data-par2", order("summary-table-lightsout", 0));
+    document.body.setAttribute("data-par2", order("totals-table-lightsout", 0));
     </script></body>"""
     path = tmp_path / "page.html"
     path.write_text(html_page.replace("</body>", probe))
@@ -174,7 +190,7 @@ def test_clicking_a_header_sorts_the_table_in_a_browser(tmp_path, html_page):
     # hand: solved runs fastest first (a 3 ms, e 50 ms, c 200 ms), then timeout, then wrong
     assert attribute("data-up") == ["a.txt", "e.txt", "c.txt", "b.txt", "d.txt"]
     assert attribute("data-down") == ["d.txt", "b.txt", "c.txt", "e.txt", "a.txt"]
-    rows = {r["backend"]: r["par2"] for r in summarise(records())}
+    rows = {r["backend"]: r["par2"] for r in totals(records())}
     assert attribute("data-par2") == sorted(rows, key=rows.get)
 
 

@@ -7,6 +7,7 @@ The commands run in the test's process (`cli`); one refusal runs in a real one
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import twinsolve
@@ -66,12 +67,19 @@ def test_bad_timeout_and_missing_path_are_usage_errors(boards, tmp_path, cli):
     assert proc.returncode == 2 and "no such file" in proc.stderr
 
 
-def test_bench_prints_one_comparison_table(boards, tmp_path, cli):
+def test_bench_prints_the_totals_of_each_backend(boards, tmp_path, cli):
     # --db and cwd both in tmp_path: bench's default database is ./twinsolve-bench.sqlite.
     proc = cli("bench", str(boards), "--backends", "brute,hand", "--quiet", "--jobs", "1",
                      "--db", str(tmp_path / "bench.sqlite"), cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "median time" in proc.stdout and "brute" in proc.stdout and "hand" in proc.stdout
+    lines = proc.stdout.splitlines()
+    assert "lightsout  2 tasks" in lines
+    # one row per back-end and the virtual best: runs 2, solved 2 (notes.md is no task)
+    rows = {found[1]: found[2].split() for line in lines
+            if (found := re.match(r"(brute|hand|virtual best) +(\d+ +\d+) ", line))}
+    assert rows == {"brute": ["2", "2"], "hand": ["2", "2"], "virtual best": ["2", "2"]}
+    # the terminal's short headers are explained under the table
+    assert "median = median wall time" in proc.stdout
 
 
 def test_solve_runs_hand_unless_told_otherwise(boards, cli):

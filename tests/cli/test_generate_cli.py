@@ -55,8 +55,9 @@ def test_grade_prints_each_level_and_the_distribution(tmp_path, cli):
     graded = cli("grade", "made")
     assert graded.returncode == 0, graded.stderr
     lines = graded.stdout.splitlines()
-    assert all(": medium  (clues " in line for line in lines[:3])
-    assert lines[3] == "cave: 3 graded: medium 3"
+    assert all(": medium  (clues " in line for line in lines[0:6:2])
+    assert all(line.startswith("  hardest step ") for line in lines[1:6:2])  # issue 28
+    assert lines[6] == "cave: 3 graded: medium 3"
     as_json = cli("grade", "made", "--json")
     assert as_json.stdout.count('"level": "medium"') == 3
 

@@ -72,11 +72,11 @@ def test_short_unrecognized_arguments_read_as_typed(capsys):
 
 @pytest.mark.parametrize(("body", "words"), [
     ("capacities 3 1000000007\nmoves fill\ngoal holds 4\n",
-     ":2:14: capacity must be a whole number 1..1000000, got '1000000007' (jug 1)"),
+     ":2:14: capacity must be a whole number 1..1000000, got '1000000007' (jug 2)"),
     ("capacities 3 0\nmoves fill\ngoal holds 4\n",
-     ":2:14: capacity must be a whole number 1..1000000, got '0' (jug 1)"),
+     ":2:14: capacity must be a whole number 1..1000000, got '0' (jug 2)"),
     ("capacities 3 5\nstart 1 99999999999\nmoves fill\ngoal holds 4\n",
-     ":3:9: start must be a whole number 0..5, got '99999999999' (jug 1)"),
+     ":3:9: start must be a whole number 0..5, got '99999999999' (jug 2)"),
     ("capacities 3 5\nmoves fill\ngoal total 1000000000\n",
      ":4:12: goal total must be a whole number 0..999999999, got '1000000000'"),
 ])
@@ -91,7 +91,7 @@ def test_a_jugs_range_error_states_the_rule(tmp_path, capsys, body, words):
     (("bench", "x", "--jobs", "0"), "argument --jobs: must be a whole number "
                                     "1..999999999999999999: '0'"),
     (("bench", "x", "--jobs", "9999999999999999999"), "must be a whole number 1..9999"),
-    (("sheet", "x", "--out", "o.pdf", "--per-page", "31"), "must be a whole number 1..30"),
+    (("sheet", "x", "--out", "o.pdf", "--per-page", "31"), "must be 1, 2, 4 or 6: '31'"),
 ])
 def test_a_count_option_states_its_range(capsys, args, words):
     (line,) = refused(capsys, *args)
@@ -117,7 +117,7 @@ def test_without_skip_invalid_every_bad_file_is_listed_and_nothing_runs(mixed, c
     assert lines == [f"twinsolve: {mixed / 'b-broken.txt'}:3: missing 'goal' line "
                      "(e.g. 'goal holds 4')",
                      f"twinsolve: {mixed / 'c-bad.txt'}:2:14: capacity must be a whole "
-                     "number 1..1000000, got 'x' (jug 1)",
+                     "number 1..1000000, got 'x' (jug 2)",
                      "twinsolve: 2 invalid instance files: fix them or run the others with "
                      "--skip-invalid"]
 
@@ -130,7 +130,7 @@ def test_skip_invalid_runs_the_valid_files_and_lists_the_others(mixed, capsys, c
         "twinsolve: skipping 2 invalid instance files (--skip-invalid):",
         f"twinsolve:   {mixed / 'b-broken.txt'}:3: missing 'goal' line (e.g. 'goal holds 4')",
         f"twinsolve:   {mixed / 'c-bad.txt'}:2:14: capacity must be a whole number 1..1000000, "
-        "got 'x' (jug 1)"]
+        "got 'x' (jug 2)"]
     assert "a-good.txt" in out and "b-broken" not in out and "c-bad" not in out
     if command == "solve":
         assert "hand: optimal, objective 6, verified" in out

@@ -240,7 +240,8 @@ def test_long_jugs_and_chess_move_lists_are_elided():
     moves = ["fill 0", "empty 0"] * 50
     states = [[0, 0]] + [[3, 0], [0, 0]] * 50
     plain = jugs.render(instance, {"moves": moves, "states": states}).plain
-    assert "… 90 more moves …" in plain and plain.count("fill 0") + plain.count("empty 0") == 10
+    # the render counts jugs from 1: the JSON's "fill 0" reads "fill 1"
+    assert "… 90 more moves …" in plain and plain.count("fill 1") + plain.count("empty 1") == 10
     board = chess.parse("chess 2 2\nRN\n..\n")
     plain = chess.render(board, {"moves": [f"m{i}" for i in range(60)]}).plain
     assert "m0 m1 m2 m3 m4 … 50 more moves … m55" in plain and "m30" not in plain

@@ -87,3 +87,25 @@ def test_bad_sizes_formats_and_anchors_are_refused(tmp_path):
     assert list(tmp_path.iterdir()) == []
     saved = canvas.save(sample(), tmp_path / "x.svg")
     assert saved.read_text() == canvas.svg(sample())
+
+
+def test_walk_and_bounds_find_the_ink_of_every_shape_placed_drawings_included():
+    drawing = sample()
+    placed = list(canvas.walk(drawing))
+    inner = [p for p in placed if p.scale == 0.5]
+    # the placed drawing: its background, its framed rect and its text, at half size
+    assert [p.shape.kind for p in inner] == ["rect", "rect", "text"]
+    assert inner[2].text_size == 2.0 and inner[2].x == 35 and inner[2].y == 12
+    assert canvas.bounds(drawing) == pytest.approx((-0.5, 0.0, 60.5, 39.5))  # the line's caps
+    left, top, right, bottom = inner[1].extent()  # rect (1, 1, 18 x 8), stroke 0.3, at 0.5
+    assert (left, top, right, bottom) == pytest.approx((35.425, 12.425, 44.575, 16.575))
+    text = next(p for p in placed if p.shape.kind == "text" and p.scale == 1.0)
+    width = canvas.text_width("a < b & c", 3, bold=True)
+    assert text.extent() == pytest.approx((15 - width / 2, 10 - 1.8, 15 + width / 2, 11.8))
+    assert canvas.bounds(canvas.Drawing(5, 5)) is None
+
+
+def test_a_drawing_says_the_board_it_shows():
+    drawing = canvas.Drawing(30, 30, board=canvas.Board(3, 3, 8.0))
+    assert drawing.board.cell == 8.0 and drawing.board.least == 0.0
+    assert canvas.Drawing(30, 30).board is None

@@ -31,15 +31,19 @@ from twinsolve.graphics.layout import (
     MAX_WIDTH,
     PAGE_GAP,
     PAGE_MARGIN,
+    READABLE,
+    body_width,
     captioned,
     fit_cell,
     fit_size,
     headed_page,
+    key,
     line_page,
     note,
     plan_page,
     plan_strip,
     stack,
+    swatch,
     text_block,
     text_width,
     wrap,
@@ -263,3 +267,24 @@ def test_a_plan_page_fits_the_page_under_its_facts(steps):
     assert page.width <= MAX_WIDTH + 1e-9 and page.height <= MAX_HEIGHT + 1e-9
     assert texts(strip)[0] == "start" and texts(strip)[-1] == f"{steps}. step"
     assert strip.width <= BODY_WIDTH + 1e-9
+
+
+def test_a_key_wraps_its_entries_within_its_width_each_sample_before_its_words():
+    entries = [(swatch(f"#{i:02x}0000"), f"entry {i}") for i in range(9)]
+    legend = key(entries, size=3.0, width=60)
+    assert legend.width <= 60 and legend.count("rect") == 9 and legend.count("text") == 9
+    rows = {round(p.y, 3) for p in canvas.walk(legend) if p.shape.kind == "text"}
+    assert 1 < len(rows) < 9  # wrapped into rows, several entries to a row
+    for placed in canvas.walk(legend):
+        assert 0 <= placed.extent()[0] and placed.extent()[2] <= 60 + 1e-9
+
+
+def test_a_plan_page_for_a_given_room_wraps_to_its_width_and_stays_readable():
+    frame, caption = (lambda k: Drawing(20, 20)), (lambda k: f"{k}. step")
+    page = plan_page(["a heading"], 30, frame, caption, width=90, height=60)
+    assert page.width <= 90 + 1e-9 and body_width(90) == 80
+    sizes = [p.text_size for p in canvas.walk(page) if p.shape.text.endswith("step")]
+    assert min(sizes) >= 2.8 * READABLE - 1e-9  # shrunk no further: the page is taller
+    assert page.height > 60
+    free = plan_page(["a heading"], 30, frame, caption)  # the whole page: shrunk to fit it
+    assert free.height <= MAX_HEIGHT + 1e-9

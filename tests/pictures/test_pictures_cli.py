@@ -1,17 +1,20 @@
 """`twinsolve render`, `twinsolve sheet`, `solve --svg/--png/--pdf` and `generate --sheet`
 used as people use them: files in, pictures and PDF sheets out, read back (SVG as XML, PDF
-pages and text with pypdf); bad arguments are one line and exit 2 with nothing written. The
-commands run in the test's process (`conftest.cli`), one refusal in a real one."""
+pages and text with pypdf, PDF pages turned into PNG by pdftoppm); bad arguments are one
+line and exit 2 with nothing written. The commands run in the test's process
+(`conftest.cli`), one refusal in a real one."""
 
 from __future__ import annotations
 
 import io
-import math
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 
 import pypdf
 import pytest
 from conftest import ROOT, twinsolve
+from PIL import Image
 
 INSTANCES = ROOT / "instances"
 LIGHTS = INSTANCES / "lightsout" / "all-on-05x05.txt"
@@ -63,25 +66,67 @@ def test_solve_draws_the_answer_it_found(tmp_path, cli):
     assert with_answer == (drawn / f"{LIGHTS.stem}-solution.svg").read_bytes()
 
 
-def test_a_sheet_has_the_pages_asked_for_and_names_its_puzzles(tmp_path, cli):
+def test_a_sheet_has_numbered_captions_rules_page_numbers_and_solutions_last(tmp_path, cli):
     files = sorted((INSTANCES / "cave").glob("unique-*.txt"))[:5] + [LIGHTS]
     out = tmp_path / "sheet.pdf"
     done = cli("sheet", *map(str, files), "--out", str(out), "--per-page", "4",
-                     "--solutions", "--title", "Club night")
+               "--solutions", "--title", "Club night")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"wrote {out}: {len(files)} puzzles"
     pages = pdf_pages(out)
-    assert len(pages) == 2 * math.ceil(len(files) / 4)
+    total = len(pages)
+    assert all(f"page {k} of {total}" in page for k, page in enumerate(pages, 1))
+    assert "Club night" in pages[0] and "Cave (Corral): Shade cells" in pages[0]
     text = "\n".join(pages)
-    for path in files:
-        assert path.stem in text
-    assert "Club night" in pages[0] and "page 1 of 4" in pages[0]
-    assert "solution" in pages[-1] and "page 4 of 4" in pages[-1]
-    # without solutions: the puzzle pages only, one puzzle per page
+    sizes = [f"{n}x{n}" for n in (6, 8, 8, 10, 10)]
+    for number, size in enumerate(sizes, 1):
+        assert text.count(f"{number} · Cave (Corral) {size}") == 2  # the puzzle, its answer
+    assert text.count("6 · Lights Out 5x5") == 2
+    assert "solutions" in pages[-1] and "solutions" not in pages[0]
+    assert text.count("Cave (Corral): Shade cells") == 1  # the rules once, where it first shows
+    box = pypdf.PdfReader(io.BytesIO(out.read_bytes())).pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (595, 842)  # A4 in points
+    # one puzzle per page on US Letter, without solutions
     single = tmp_path / "single.pdf"
-    assert cli("sheet", *map(str, files), "--out", str(single),
-                     "--per-page", "1").returncode == 0
-    assert len(pdf_pages(single)) == len(files)
+    assert cli("sheet", *map(str, files), "--out", str(single), "--per-page", "1",
+               "--paper", "letter").returncode == 0
+    reader = pypdf.PdfReader(io.BytesIO(single.read_bytes()))
+    assert len(reader.pages) == len(files)
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (612, 792)
+
+
+def test_a_sheet_converts_to_png_pages_of_its_paper(tmp_path, cli):
+    pdftoppm = shutil.which("pdftoppm")
+    if pdftoppm is None:
+        pytest.skip("pdftoppm (poppler-utils) is not installed")
+    out = tmp_path / "sheet.pdf"
+    assert cli("sheet", str(CAVE), str(LIGHTS), "--out", str(out), "--solutions",
+               "--per-page", "2").returncode == 0
+    subprocess.run([pdftoppm, "-r", "30", "-png", str(out), str(tmp_path / "page")],
+                   check=True, cwd=tmp_path, timeout=60)
+    pngs = sorted(tmp_path.glob("page-*.png"))
+    assert len(pngs) == len(pdf_pages(out)) == 2
+    for png in pngs:
+        image = Image.open(png)
+        for pixels, mm in zip(image.size, (210, 297), strict=True):  # A4 at 30 dpi
+            assert abs(pixels - mm / 25.4 * 30) <= 1
+        darkest, lightest = image.convert("L").getextrema()
+        assert darkest < 100 and lightest > 200  # ink on paper
+
+
+def test_a_style_is_passed_to_the_pictures_that_have_it(tmp_path, cli):
+    plain, styled = tmp_path / "plain", tmp_path / "styled"
+    assert cli("render", str(CAVE), str(LIGHTS), "--solution", "--out", str(plain)
+               ).returncode == 0
+    done = cli("render", str(CAVE), str(LIGHTS), "--solution", "--out", str(styled),
+               "--style", "shade=inside")
+    assert done.returncode == 0, done.stderr
+    name = f"{CAVE.stem}-solution.svg"
+    assert (plain / name).read_bytes() != (styled / name).read_bytes()
+    assert 'fill="#a6d4f2"' in (styled / name).read_text()  # the cave shaded light blue
+    lights = f"{LIGHTS.stem}-solution.svg"
+    assert (plain / lights).read_bytes() == (styled / lights).read_bytes()
 
 
 def test_generate_writes_a_sheet_of_what_it_made(tmp_path, cli):
@@ -93,8 +138,9 @@ def test_generate_writes_a_sheet_of_what_it_made(tmp_path, cli):
     assert len(made) == 3 and f"wrote {sheet}" in done.stdout
     pages = pdf_pages(sheet)
     assert len(pages) == 2  # the three puzzles, then their solutions
-    for path in made:
-        assert path.stem in pages[0] and path.stem in pages[1]
+    for number in (1, 2, 3):
+        assert f"{number} · Lights Out 5x5 · " in pages[0]  # with the level it was made at
+        assert f"{number} · Lights Out 5x5 · " in pages[1]
     assert "no solution known" not in pages[1]
 
 
@@ -106,8 +152,14 @@ def test_generate_writes_a_sheet_of_what_it_made(tmp_path, cli):
     (["solve", str(CAVE), str(LIGHTS), "--svg", "x.svg"], "--svg draws one instance; the "
                                                           "paths name 2"),
     (["sheet", str(CAVE), "--out", "x.txt"], "--out x.txt: a sheet is a PDF (OUT.pdf)"),
-    (["sheet", str(CAVE), "--out", "x.pdf", "--per-page", "0"], "must be a whole number 1..30"),
-    (["sheet", str(CAVE), "--out", "x.pdf", "--per-page", "31"], "must be a whole number 1..30"),
+    (["sheet", str(CAVE), "--out", "x.pdf", "--per-page", "0"], "must be 1, 2, 4 or 6: '0'"),
+    (["sheet", str(CAVE), "--out", "x.pdf", "--per-page", "3"], "must be 1, 2, 4 or 6: '3'"),
+    (["sheet", str(CAVE), "--out", "x.pdf", "--paper", "a3"], "invalid choice: 'a3'"),
+    (["sheet", str(CAVE), "--out", "x.pdf", "--style", "shade"], "use NAME=VALUE"),
+    (["sheet", str(CAVE), "--out", "x.pdf", "--style", "shade=blue"],
+     "--style 'shade=blue': Cave (Corral) takes shade=outside|inside"),
+    (["render", str(LIGHTS), "--out", "o", "--style", "shade=inside"],
+     "--style 'shade=inside': no picture here has a style 'shade'"),
     (["generate", "lightsout", "--out", "o", "--sheet", "s.png"], "a sheet is a PDF"),
 ])
 def test_bad_picture_arguments_are_one_line_and_exit_2_and_write_nothing(tmp_path, args, words,

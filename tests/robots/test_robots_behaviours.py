@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+from conftest import sampled
+
+from twinsolve.robots import play
 from twinsolve.robots.ai import LOOKAHEAD, SWEEP_TURNS, Mode, Planner, predicted_point
 from twinsolve.robots.game import Game, Outcome
 from twinsolve.robots.level import parse
@@ -103,6 +107,42 @@ def test_a_robot_behind_a_closed_door_walks_up_to_it_and_waits_there():
         game.play("W")
     assert hunter.cell == cell(game, 1, 9)              # at the closed door, waiting
     assert planner.minds[0].path[:2] == (cell(game, 1, 9), cell(game, 1, 8))
+
+
+def idle_robots(name: str, player: str) -> list[str]:
+    """Every turn of `player`'s game on the shipped level `name` on which a robot that can
+    act has a target elsewhere but no path from its cell to it, or stands still while the
+    next cell of its path is open (so it only ever waits at a closed door)."""
+    level = play.load(play.LEVELS / f"{name}.txt")
+    game = play.new_game(level)
+    doors = {door.cell: door for door in level.doors}
+    found, before = [], play.start_record(game)
+    for record in play.turns(game, play.scripted(game, player, level.turns)):
+        if record["outcome"] == "captured":
+            break  # the robots after the one that caught the player did not act
+        for index, (robot, earlier) in enumerate(zip(record["robots"], before["robots"],
+                                                     strict=True)):
+            where = f"{name} tick {record['tick']} robot {index} ({robot['intent']})"
+            if robot["stunned"] or robot["target"] in (None, robot["cell"]):
+                continue
+            path = robot["path"]
+            if not path or path[0] != robot["cell"] or path[-1] != robot["target"]:
+                found.append(f"{where}: path {path[:2]}... to {robot['target']}")
+            elif robot["cell"] == earlier["cell"] and len(path) > 1:
+                door = doors.get(tuple(path[1]))
+                if door is None or door.is_open(record["tick"]):
+                    found.append(f"{where}: stood on {robot['cell']}, {path[1]} open")
+        before = record
+    return found
+
+
+@pytest.mark.parametrize("name, player", sampled(
+    [(name, player) for name in ("level-3", "level-1", "level-2", "level-4")
+     for player in ("evasive", "greedy")]))
+def test_no_robot_stands_still_with_an_empty_path_while_a_route_exists(name, player):
+    """Issue 26 saw level 3's sentinel in "return" stand for turns with no path, waiting for
+    a door ten cells away: every robot walks its route up to the door and waits there."""
+    assert idle_robots(name, player) == []
 
 
 # -- the hunter ------------------------------------------------------------------------------

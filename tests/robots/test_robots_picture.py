@@ -183,6 +183,29 @@ def test_robot_kinds_have_distinct_colours_and_the_page_uses_the_same_table():
     assert replay_html.PALETTE is PALETTE and replay_html.ROBOT_COLOURS is ROBOT_COLOURS
 
 
+def hue(colour: str) -> float:
+    """The hue of a #rrggbb colour in degrees."""
+    import colorsys
+
+    red, green, blue = (int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
+    return 360 * colorsys.rgb_to_hsv(red, green, blue)[0]
+
+
+def test_shards_are_gold_emp_pickups_cyan_and_the_skill_point_neither():
+    """The design's colours (issue 26), as drawn: the shard diamonds and EMP discs on the
+    level 2 picture are filled with them."""
+    assert 35 <= hue(PALETTE["shard"]) <= 55            # gold
+    assert 175 <= hue(PALETTE["emp"]) <= 195            # cyan
+    skill = hue(PALETTE["skill"])
+    assert min(abs(skill - hue(PALETTE[name])) for name in ("shard", "emp")) >= 60
+    level = play.load(LEVEL_2)
+    found, where = drawn(level)
+    assert sorted(shard_cells(found, where)) == sorted(level.cells_with(Item.SHARD))
+    discs = on_map(found, where, "circle", PALETTE["emp"])
+    assert sorted(where.cell_at(s.number("cx"), s.number("cy")) for s in discs) == \
+        sorted(level.cells_with(Item.EMP))
+
+
 def test_the_same_input_gives_the_same_svg_bytes(level_2_game):
     level, records = level_2_game
     checks.check_same_svg(picture.draw, level, play.load(LEVEL_2), records[-1])
@@ -291,3 +314,53 @@ def test_the_replay_page_shows_the_first_frame_as_inline_svg(level_2_game):
     assert expected == '<?xml version="1.0" encoding="UTF-8"?>\n' + untitled + "\n"
     assert canvas.svg(picture.draw(level, records[-1])) != expected  # frame 0, not the last
     assert "<?xml" not in text and "http://" not in text
+
+
+# ------------------------------------------------------------------ patrol routes (issue 27)
+
+LEVEL_4 = ROOT / "instances" / "robots" / "level-4.txt"
+
+
+def test_each_patrol_route_walks_the_robots_beat_from_home_or_up_to_the_sentinels_post():
+    """The routes are the planner's own walk while nobody perceives the player: a step or a
+    wait a turn, from home; round the whole beat and home again, a sentinel to its post."""
+    from twinsolve.robots.ai import PATROL_RADIUS, patrol_routes
+
+    level = play.load(LEVEL_4)
+    game = play.new_game(level)
+    game.play("W")  # unseen and unheard: every robot's first patrol step, its post chosen
+    maze = game.maze
+    for index, (robot, walk) in enumerate(zip(level.robots, patrol_routes(level),
+                                              strict=True)):
+        home = robot.home[0] * level.cols + robot.home[1]
+        assert walk[0] == home and walk[1] == game.state.robots[index].cell
+        assert all(b == a or b in maze.neighbours[a] for a, b in
+                   zip(walk, walk[1:], strict=False))
+        if robot.kind is RobotKind.SENTINEL:
+            assert walk[-1] == game.memory.minds[index].post
+            continue
+        near = game.passability(0).distances([home], max_dist=PATROL_RADIUS)
+        assert {v for v, d in enumerate(near) if d >= 0} <= set(walk), robot  # its beat
+        assert walk[-1] == home and len(walk) > 1
+
+
+def test_render_solution_of_a_level_draws_the_patrol_routes(tmp_path, cli):
+    """`render LEVEL --solution` draws every robot's route in its colour over the plain
+    picture (it once wrote a copy of the plain one)."""
+    done = cli("render", LEVEL_4, "--out", tmp_path)
+    solved = cli("render", LEVEL_4, "--solution", "--out", tmp_path)
+    assert done.returncode == solved.returncode == 0, done.stderr + solved.stderr
+    plain = (tmp_path / "level-4.svg").read_text()
+    routes = (tmp_path / "level-4-solution.svg").read_text()
+    assert plain != routes and "patrol route" in routes and "patrol route" not in plain
+    level = play.load(LEVEL_4)
+    found = shapes(routes)
+    where = map_of(found, level)
+    bands = [s for s in found if s.tag == "polyline" and where.holds(*s.points()[0])
+             and s.attrib.get("stroke") in KIND_OF_COLOUR and s.attrib.get("opacity")]
+    drawn_cells = {KIND_OF_COLOUR[s.attrib["stroke"]]: set() for s in bands}
+    for s in bands:
+        drawn_cells[KIND_OF_COLOUR[s.attrib["stroke"]]] |= {where.cell_at(*p) for p in s.points()}
+    for robot, walk in zip(level.robots, picture.routes_of(level), strict=True):
+        if len({tuple(cell) for cell in walk}) > 1:
+            assert {tuple(cell) for cell in walk} <= drawn_cells[robot.kind], robot

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from twinsolve.robots import level as levels
+from twinsolve.robots.ai import patrol_beat
 from twinsolve.robots.game import FOOTSTEPS
 from twinsolve.robots.level import Item, Level, RobotKind, Tile
 from twinsolve.search.grid import Grid
@@ -213,3 +214,28 @@ def test_no_robot_starts_within_earshot_or_sight_of_the_player(name):
         near = (abs(robot.home[0] - level.player[0]) + abs(robot.home[1] - level.player[1])
                 <= level.robot_vision)
         assert not (same_line and near), robot
+
+
+def beats(level: Level) -> list[set[int]]:
+    """Each robot's beat on the level's maze at the start (`ai.patrol_beat`)."""
+    maze = grid(level)
+    return [set(patrol_beat(maze, flat(level, robot.home))) for robot in level.robots]
+
+
+@pytest.mark.parametrize("name", [*CAMPAIGN, STRESS])
+def test_no_robot_keeps_to_a_pocket_and_an_emp_lies_off_every_beat(name):
+    """Issue 26: level 1's hunter never left a 7-cell pocket, and the EMP lay behind it. A
+    level teaches when its robots walk where the player goes (every beat has two ways out
+    or more; a sentinel holds its post) and an EMP can be fetched without crossing one."""
+    level = load(name)
+    maze = grid(level)
+    watched = set()
+    for robot, beat in zip(level.robots, beats(level), strict=True):
+        ways_out = {w for v in beat for w in maze.open_neighbours(v) if w not in beat}
+        assert len(ways_out) >= 2 or robot.kind is RobotKind.SENTINEL, robot  # it holds
+        watched |= beat
+    pickups = [flat(level, cell) for cell in level.cells_with(Item.EMP)]
+    if pickups:
+        free = bytes(0 if v in watched else maze.open[v] for v in range(maze.size))
+        reach = maze.distances([flat(level, level.player)], within=free)
+        assert any(reach[cell] >= 0 for cell in pickups)

@@ -19,13 +19,14 @@ import pexpect
 import pyte
 import pytest
 from conftest import ROOT
+from pyte.graphics import FG_BG_256
 
 from twinsolve.core.geometry import DELTAS
 from twinsolve.robots import play
 from twinsolve.robots import replay as replays
 from twinsolve.robots.game import UNDOS
 from twinsolve.robots.level import Item, Tile
-from twinsolve.robots.terminal import PANEL_WIDTH, minimum_size
+from twinsolve.robots.terminal import CYAN, GOLD, PANEL_WIDTH, PINK, minimum_size
 
 TWINSOLVE = Path(sys.executable).parent / "twinsolve"
 LEVELS = ROOT / "instances" / "robots"
@@ -590,4 +591,28 @@ def test_doors_count_the_turns_until_they_change(session):
         else:
             assert char == ("/" if shown["open"] else "+"), door
     assert "3 door: changes in 3 turns" in game.text
+    assert game.quit() == 0
+
+
+ITEMS = ("# name: Items\nrobots 3 8\n"
+         "########\n"
+         "#P*ek.E#\n"
+         "########\n")
+
+
+@pytest.mark.parametrize("term, colours", [
+    ("xterm-256color", {"*": FG_BG_256[GOLD], "e": FG_BG_256[CYAN], "k": FG_BG_256[PINK]}),
+    pytest.param("xterm", {"*": "brown", "e": "cyan", "k": "magenta"},  # ANSI yellow: brown
+                 marks=pytest.mark.slow),
+])
+def test_shards_are_gold_emp_pickups_cyan_and_the_skill_point_apart(session, tmp_path, term,
+                                                                     colours):
+    """The design's colours (issue 26), with 256 colours and with the eight of ANSI."""
+    (tmp_path / "items.txt").write_text(ITEMS)
+    game = session("play", "items.txt", "--seed", "0", term=term)
+    game.read(game.shows("Items", "turn 0"))
+    cells = {char: game.screen.buffer[1][x] for x, char in ((2, "*"), (3, "e"), (4, "k"))}
+    assert {char: cell.data for char, cell in cells.items()} == {c: c for c in "*ek"}
+    assert {char: cell.fg for char, cell in cells.items()} == colours
+    assert len(set(colours.values())) == 3
     assert game.quit() == 0

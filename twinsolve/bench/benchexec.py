@@ -9,9 +9,16 @@ result-3.x): a `<result>` with the limits, the run set's name and start
 time and the host (`<systeminfo>`: host name, operating system, CPU model
 and cores, memory), then one `<run>` per task named by its instance path,
 each holding columns:
-- `status`: the back-end's answer as stored (`optimal`, `solved`, `unsat`,
-  `feasible`), or BenchExec's words for what stopped it: `TIMEOUT`,
-  `OUT OF MEMORY`, `ERROR (crash)`, `ERROR`; `unsupported`;
+- `status`, in BenchExec's words, so that its statistics rows count the
+  correct and the wrong answers: the property is "the puzzle has a
+  solution", so `true` is a solution the back-end returned as definite
+  (twinsolve's `optimal` or `solved`, or a solution `verify` rejected) and
+  `false(unsat)` a proof that there is none; what stopped a run is
+  `TIMEOUT`, `OUT OF MEMORY`, `ERROR (crash)` or `ERROR`; a solution without
+  proof of optimality is `unknown (feasible)`, and a variant the back-end
+  does not handle `unknown (unsupported)`;
+- `answer`: twinsolve's own status as stored (`optimal`, `solved`, `unsat`,
+  `feasible`, `timeout`, ...);
 - `category` (hidden, as BenchExec writes it): twinsolve's verdict —
   `correct` (a definite answer that passed `verify` and every check of the
   harness), `wrong`, `unknown` (a solution without proof, or unsupported),
@@ -47,6 +54,11 @@ SYSTEM_ID = "https://www.sosy-lab.org/benchexec/result-3.0.dtd"
 
 _STOPPED = {Status.TIMEOUT: "TIMEOUT", Status.MEMOUT: "OUT OF MEMORY",
             Status.CRASH: "ERROR (crash)", Status.ERROR: "ERROR"}
+# The back-end's claim in BenchExec's words (the module docstring); a stored `wrong` is a
+# solution `verify` rejected, so it claimed one.
+_CLAIMS = {Status.OPTIMAL: "true", Status.SOLVED: "true", Status.WRONG: "true",
+           Status.UNSAT: "false(unsat)", Status.FEASIBLE: "unknown (feasible)",
+           Status.UNSUPPORTED: "unknown (unsupported)", **_STOPPED}
 
 
 def _category(judged: RunRecord) -> str:
@@ -71,7 +83,8 @@ def _column(parent: ElementTree.Element, title: str, value: object,
 def _run(raw: Mapping[str, Any], judged: RunRecord) -> ElementTree.Element:
     run = ElementTree.Element("run", name=judged.task_path or judged.path)
     stored = Status(raw["status"])
-    _column(run, "status", _STOPPED.get(stored, stored.value))
+    _column(run, "status", _CLAIMS[stored])
+    _column(run, "answer", stored.value)
     _column(run, "category", _category(judged), hidden=True)
     _column(run, "cputime", None if judged.cpu_s is None else f"{judged.cpu_s:.6f}s")
     _column(run, "walltime", f"{judged.wall_s:.6f}s")
@@ -96,7 +109,7 @@ def _header(data: ReportData, name: str, runs: list[RunRecord]) -> ElementTree.E
     if memory is not None:
         result.set("memlimit", f"{memory} MB")
     columns = ElementTree.SubElement(result, "columns")
-    for title in ("status", "cputime", "walltime", "memory", "nodes", "load"):
+    for title in ("status", "answer", "cputime", "walltime", "memory", "nodes", "load"):
         ElementTree.SubElement(columns, "column", title=title)
     for session in sessions:
         info = ElementTree.SubElement(result, "systeminfo",

@@ -1,12 +1,12 @@
 """The columns of the report's tables: which row key each shows, under which header, as what text.
 
 Data for every renderer (the terminal, Markdown, LaTeX and HTML tables of
-twinsolve.bench.tables, twinsolve.bench.summary and twinsolve.bench.html),
+twinsolve.bench.tables, twinsolve.bench.terminal and twinsolve.bench.html),
 so every output shows the same text for the same value. Rows are dicts:
-the summary rows of twinsolve.bench.scores, the comparison rows of
+the totals rows of twinsolve.bench.scores, the comparison rows of
 twinsolve.bench.comparison.
 
-`COLUMNS` are the summary's, `COMPARE_COLUMNS` those of two databases side
+`TOTALS_COLUMNS` are the totals', `COMPARE_COLUMNS` those of two databases side
 by side (A, B and the ratios B/A), `CHANGE_COLUMNS` and `TIME_COLUMNS` the
 comparison's changes in kind and time verdicts, one row per task;
 `DEFINITIONS`, `MEASURES` and `RATIO_NOTE` are the notes printed under them.
@@ -26,7 +26,7 @@ from typing import Any
 
 from .repeats import range_text
 
-__all__ = ["Column", "Row", "groups", "format_value", "seconds", "megabytes", "COLUMNS",
+__all__ = ["Column", "Row", "groups", "format_value", "seconds", "megabytes", "TOTALS_COLUMNS",
            "DEFINITIONS", "MEASURES", "COMPARE_COLUMNS", "RATIO_NOTE", "CHANGE_COLUMNS",
            "TIME_COLUMNS", "cpu_differs", "ZEROS_LEFT_OUT", "file_stem"]
 
@@ -54,6 +54,7 @@ class Column:
     # left out of a narrow table when this says the rows' values add nothing, and why
     says_nothing: Callable[[Sequence[Row]], bool] | None = None
     why_left_out: str = ZEROS_LEFT_OUT
+    fold: bool = False         # a long text (a path) that breaks over lines where nothing fits
 
     def label(self, wide: bool) -> str:
         return self.header if wide or not self.short else self.short
@@ -111,7 +112,7 @@ def _range(value: object) -> str:
 
 
 def format_value(key: str, value: object) -> str:
-    """A summary value as plain text, as the table shows it (`-` for none).
+    """A totals value as plain text, as the table shows it (`-` for none).
 
     >>> format_value("par2", 0.0123), format_value("median_nodes", 12.0), format_value("wins", None)
     ('12.3 ms', '12', '-')
@@ -156,8 +157,8 @@ def cpu_differs(rows: Sequence[Row], wall: str = "median_s", cpu: str = "median_
     return False
 
 
-# The summary's columns, in table order.
-COLUMNS: tuple[Column, ...] = (
+# The totals' columns (per puzzle and back-end), in table order.
+TOTALS_COLUMNS: tuple[Column, ...] = (
     _column("puzzle", "puzzle", numeric=False),
     _column("backend", "back-end", numeric=False),
     _column("runs", "runs", drop=8),
@@ -223,10 +224,11 @@ RATIO_NOTE = ("ratios are B/A: below 1.00x B is faster · PAR-2: mean wall time 
 # The comparison's changes in kind, one row per task and back-end.
 CHANGE_COLUMNS: tuple[Column, ...] = (
     _column("kind", "change", numeric=False),
-    _column("path", "instance", numeric=False),
+    _column("path", "instance", numeric=False, fold=True),
     _column("backend", "back-end", numeric=False),
     _column("before", "A", numeric=False),
     _column("after", "B", numeric=False),
+    _column("note", "note", numeric=False, drop=1, hide_zero=True),
 )
 
 # The comparison's time verdicts, one row per task and back-end solved on both sides.
@@ -234,10 +236,10 @@ TIME_COLUMNS: tuple[Column, ...] = (
     _column("verdict", "verdict", numeric=False),
     _column("ratio", "B/A", shown=_ratio_text),
     _column("cpu_ratio", "CPU B/A", "cpu", "CPU time of B over A", shown=_ratio_text, drop=3),
-    _column("path", "instance", numeric=False),
+    _column("path", "instance", numeric=False, fold=True),
     _column("backend", "back-end", numeric=False),
     _column("a", "A: median (range, n)", "A", "A's median wall time (range, repeats)",
-            numeric=False, drop=2),
+            numeric=False, drop=1),
     _column("b", "B: median (range, n)", "B", "B's median wall time (range, repeats)",
             numeric=False, drop=2),
     _column("why", "why", numeric=False, drop=4),

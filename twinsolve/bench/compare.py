@@ -6,7 +6,7 @@ The command: load and judge both databases with the same choice of runs
 for: `--markdown` and `--latex` (twinsolve.bench.exports), `--html`, the
 comparison table per puzzle and each back-end's time scatter of A against B
 (twinsolve.bench.html, twinsolve.bench.plots). The CLI prints the comparison
-with `print_comparison` (twinsolve.bench.summary, named here for it).
+with `print_comparison` (twinsolve.bench.terminal, named here for it).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .exports import comparison_latex_text, comparison_markdown_text
 from .html import compare_page
 from .noise import THRESHOLD
 from .results import load
-from .summary import print_comparison
+from .terminal import print_comparison
 
 __all__ = ["CompareResult", "compare_report", "print_comparison"]
 

@@ -14,8 +14,9 @@ What changed, in the order a reader needs it:
    crash, flapping repeats), a task newly unsupported — the regressions —
    then the rest (newly solved, no longer wrong, one failure for another);
 2. per task solved on both sides, the time verdict (`times`): slower, faster
-   or the same within noise, by twinsolve.bench.noise's rule, with the
-   ratios B/A of the median wall and CPU times;
+   or the same within noise, by twinsolve.bench.noise's rule (told whether
+   either side ran on a busy host), with the ratios B/A of the median wall and
+   CPU times; `time_headline` says it in one line;
 3. the totals (`rows`) per puzzle and back-end (and the virtual best) over
    the tasks both hold that every back-end of either handles, so PAR-2 is
    over the same tasks on both sides: solved and wrong counts, PAR-2 and
@@ -26,11 +27,16 @@ What changed, in the order a reader needs it:
    the totals and counted in the puzzle's note. A back-end only one side ran
    gets a row with the other side empty.
 
+A change in kind to a timeout or a memout on a side that ran on a busy host
+carries a note with its CPU time, so a reader can tell a run that waited for
+a core from one that worked the whole time.
+
 `regressions` are what `--fail-on-regression` fails on: the changes in kind
 for the worse, and the tasks decided slower (the untested ones too: with
 fewer than 3 repeats the ratio alone decides, as pytest-benchmark's compare
-does). Data only: the columns are twinsolve.bench.columns'; the terminal,
-the files and the page draw them (twinsolve.bench.summary,
+does, unless a side ran on a busy host, where one run decides nothing).
+Data only: the columns are twinsolve.bench.columns'; the terminal,
+the files and the page draw them (twinsolve.bench.terminal,
 twinsolve.bench.exports, twinsolve.bench.html).
 """
 
@@ -42,11 +48,11 @@ from dataclasses import dataclass, replace
 
 from ..core.result import Status
 from .columns import seconds
-from .noise import THRESHOLD, TimeChange, decide
+from .noise import BUSY, HOST, THRESHOLD, TimeChange, busy_sessions, decide
 from .records import RunRecord
 from .repeats import TaskRuns, task_runs
 from .results import ReportData
-from .scores import VIRTUAL_BEST, Task, summarise, task_of
+from .scores import VIRTUAL_BEST, Task, task_of, totals
 
 __all__ = ["Comparison", "CompareRow", "StatusChange", "TaskTime", "compare", "ratio",
            "change_rows", "time_rows"]
@@ -60,12 +66,13 @@ class StatusChange:
     """A task whose status by one back-end differs between A and B."""
 
     puzzle: str
-    path: str
+    path: str          # the task: its path relative to the suite root
     backend: str
     before: str        # the statuses of A's repeats (`solved`, `solved 3 · timeout 2`)
     after: str
     kind: str          # what changed, in words: "became wrong", "no longer solved", ...
     worse: bool        # a regression
+    note: str = ""     # a timeout or memout on a busy host: its CPU time
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,7 @@ class TaskTime:
     """One task solved by one back-end on both sides, and the verdict on its time."""
 
     puzzle: str
-    path: str
+    path: str          # the task: its path relative to the suite root
     backend: str
     before: TaskRuns
     after: TaskRuns
@@ -93,12 +100,34 @@ class Comparison:
     changes: tuple[StatusChange, ...] = ()
     times: tuple[TaskTime, ...] = ()
     threshold: float = THRESHOLD
+    busy: bool = False                     # either side ran on a busy host (noise.busy_sessions)
 
     @property
     def changed_times(self) -> tuple[TaskTime, ...]:
         """The tasks decided slower or faster, slowest ratio first."""
         return tuple(sorted((t for t in self.times if t.change.changed),
                             key=lambda t: (-t.change.ratio, t.puzzle, t.path, t.backend)))
+
+    def time_headline(self) -> str:
+        """The time verdicts in one line: how many changed beyond noise, how many are the
+        same, and how many of those only for noise (`TimeChange.cause`)."""
+        changed = len(self.changed_times)
+        same = len(self.times) - changed
+        host = sum(t.change.cause == HOST for t in self.times)
+        busy = sum(t.change.cause == BUSY for t in self.times)
+        notes = []
+        if host:
+            notes.append(f"{host} of them slower or faster by wall time only: the host, not "
+                         "the code")
+        if busy:
+            notes.append(f"{busy} of them beyond {self.threshold:g}x in too few runs on a busy "
+                         "host: not judged; run both again with --repeat 3 or more on a quiet "
+                         "host")
+        if not changed:
+            tasks = f"{same} task{'' if same == 1 else 's'} solved on both sides the same"
+            return f"time: no change beyond noise ({'; '.join([tasks, *notes])})"
+        return (f"time: {changed} task{'' if changed == 1 else 's'} changed beyond noise, "
+                f"{same} the same" + (f" ({'; '.join(notes)})" if notes else ""))
 
     @property
     def regressions(self) -> int:
@@ -186,27 +215,45 @@ _KIND_ORDER = ("became wrong", "no longer solved", "newly unsupported", "changed
                "no longer wrong", "newly solved")
 
 
+_STOPPED = (Status.TIMEOUT, Status.MEMOUT)
+
+
+def _busy_note(entry: TaskRuns, busy: bool) -> str:
+    """For a task stopped by a limit on a busy host: its median CPU and wall time."""
+    if not busy or entry.status not in _STOPPED or entry.cpu is None:
+        return ""
+    return (f"{entry.status.value} on a busy host after {seconds(entry.cpu.median)} of CPU in "
+            f"{seconds(entry.wall.median)}")
+
+
 def _changes(before: dict[tuple[Match, str], TaskRuns],
-             after: dict[tuple[Match, str], TaskRuns]) -> list[StatusChange]:
+             after: dict[tuple[Match, str], TaskRuns],
+             busy: tuple[bool, bool]) -> list[StatusChange]:
     found = []
     for key in before.keys() & after.keys():
         a, b = before[key], after[key]
         kind = _kind(a, b)
         if kind is not None:
-            found.append(StatusChange(a.puzzle, a.path, a.backend, a.statuses(), b.statuses(),
-                                      *kind))
+            note = _busy_note(a, busy[0]) or _busy_note(b, busy[1])
+            found.append(StatusChange(a.puzzle, a.name, a.backend, a.statuses(), b.statuses(),
+                                      *kind, note))
     return sorted(found, key=lambda c: (_KIND_ORDER.index(c.kind), c.puzzle, c.path, c.backend))
 
 
 def _times(before: dict[tuple[Match, str], TaskRuns], after: dict[tuple[Match, str], TaskRuns],
-           keep: set[Match], threshold: float) -> list[TaskTime]:
+           keep: set[Match], threshold: float, busy: bool) -> list[TaskTime]:
     out = []
-    for key in sorted(before.keys() & after.keys(), key=lambda k: (before[k].path, k[1])):
+    for key in sorted(before.keys() & after.keys(), key=lambda k: (before[k].name, k[1])):
         a, b = before[key], after[key]
         if key[0] in keep and a.solved and b.solved:
-            out.append(TaskTime(a.puzzle, a.path, a.backend, a, b,
-                                decide(a.wall, b.wall, a.cpu, b.cpu, threshold)))
+            out.append(TaskTime(a.puzzle, a.name, a.backend, a, b,
+                                decide(a.wall, b.wall, a.cpu, b.cpu, threshold, busy)))
     return out
+
+
+def _busy(data: ReportData) -> bool:
+    """Whether a session that ran the runs shown ran on a busy host."""
+    return bool(busy_sessions(data.shown_sessions, data.rows))
 
 
 # ------------------------------------------------------------------ totals
@@ -218,12 +265,12 @@ def _side(row: dict[str, object] | None, suffix: str) -> dict[str, object]:
 
 def _rows(before: Sequence[RunRecord], after: Sequence[RunRecord],
           times: Sequence[TaskTime]) -> list[CompareRow]:
-    a = {(str(r["puzzle"]), str(r["backend"])): r for r in summarise(before)}
-    b = {(str(r["puzzle"]), str(r["backend"])): r for r in summarise(after)}
+    a = {(str(r["puzzle"]), str(r["backend"])): r for r in totals(before)}
+    b = {(str(r["puzzle"]), str(r["backend"])): r for r in totals(after)}
     verdicts: dict[tuple[str, str], list[str]] = defaultdict(list)
     for time in times:
         verdicts[(time.puzzle, time.backend)].append(time.change.verdict)
-    # virtual best last within each puzzle, as in the summary
+    # virtual best last within each puzzle, as in the totals
     keys = sorted(a.keys() | b.keys(), key=lambda k: (k[0], k[1] == VIRTUAL_BEST, k[1]))
     rows = []
     for puzzle, backend in keys:
@@ -255,12 +302,14 @@ def compare(before: ReportData, after: ReportData, threshold: float = THRESHOLD)
                               len(mine_b - mine_a))
     entries_a = {(match_a[t.task], t.backend): t for t in task_runs(before.records)}
     entries_b = {(match_b[t.task], t.backend): t for t in task_runs(after.records)}
-    times = _times(entries_a, entries_b, keep, threshold)
+    busy = (_busy(before), _busy(after))
+    times = _times(entries_a, entries_b, keep, threshold, any(busy))
     names = {match_a[task_of(r)]: r for r in before.records if match_a[task_of(r)] in keep}
     kept_a = _named_as_in(before.records, match_a, names)
     kept_b = _named_as_in(after.records, match_b, names)
     return Comparison(before, after, tuple(_rows(kept_a, kept_b, times)), notes, kept_a, kept_b,
-                      tuple(_changes(entries_a, entries_b)), tuple(times), threshold)
+                      tuple(_changes(entries_a, entries_b, busy)), tuple(times), threshold,
+                      any(busy))
 
 
 # ------------------------------------------------------------------ rows for the tables
@@ -268,7 +317,8 @@ def compare(before: ReportData, after: ReportData, threshold: float = THRESHOLD)
 def change_rows(changes: Sequence[StatusChange]) -> list[CompareRow]:
     """The changes in kind as rows of `columns.CHANGE_COLUMNS`."""
     return [{"puzzle": c.puzzle, "kind": c.kind, "path": c.path, "backend": c.backend,
-             "before": c.before, "after": c.after, "worse": c.worse} for c in changes]
+             "before": c.before, "after": c.after, "worse": c.worse, "note": c.note}
+            for c in changes]
 
 
 def time_rows(times: Sequence[TaskTime]) -> list[CompareRow]:

@@ -1,4 +1,4 @@
-"""The report's files as text: the runs as CSV, JSON and JSON Lines, the summary and the
+"""The report's files as text: the runs as CSV, JSON and JSON Lines, the totals and the
 comparison as Markdown and LaTeX.
 
 - `csv_text`: one row per run, every stored column in table order, with
@@ -11,12 +11,16 @@ comparison as Markdown and LaTeX.
   `wall_s`, `cpu_s`, `mem_mb` (peak MB the run added) and `load` (the host's
   load when it started; twinsolve.bench.records); JSON-valued columns (stats,
   metadata) stay JSON text;
-- `json_text`: {"database", "summary", "warnings", "sessions", "runs"}; runs
-  hold the same fields as the CSV, with the JSON-valued columns decoded;
+- `json_text`: {"database", "totals", "warnings", "sessions", "tasks", "runs"};
+  `tasks` has one entry per task and back-end, its repeats taken together
+  (twinsolve.bench.repeats): the status (None where the repeats disagree:
+  `flapping`, with `statuses`), the PAR-2 score, and each measure (`wall_s`,
+  `cpu_s`, `mem_mb`, `nodes`) as {"median", "low", "high", "n"}; runs hold
+  the same fields as the CSV, with the JSON-valued columns decoded;
 - `solutions_text`: every run's full solution, one JSON object per line
   (JSON Lines): run id, instance, back-end, seed, status, the same SHA-256,
   and the solution;
-- `markdown_text`, `latex_text`: the summary table with every column, for a
+- `markdown_text`, `latex_text`: the totals table with every column, for a
   README or a paper (Markdown pipe table; LaTeX booktabs `tabular`), with
   over which tasks each puzzle's PAR-2 is taken and the noise warnings;
 - `comparison_markdown_text`, `comparison_latex_text`: two databases: what
@@ -39,22 +43,23 @@ from typing import Any
 
 from .columns import (
     CHANGE_COLUMNS,
-    COLUMNS,
     COMPARE_COLUMNS,
     DEFINITIONS,
     MEASURES,
     RATIO_NOTE,
     TIME_COLUMNS,
+    TOTALS_COLUMNS,
     Row,
 )
 from .comparison import Comparison, change_rows, time_rows
 from .noise import RULE
+from .repeats import Spread, task_runs
 from .results import ReportData, facts
 from .scores import is_virtual_best, scope_notes
 from .tables import latex, markdown
 
-__all__ = ["run_rows", "csv_text", "json_text", "solutions_text", "markdown_text", "latex_text",
-           "comparison_markdown_text", "comparison_latex_text", "CELL_LIMIT"]
+__all__ = ["run_rows", "task_rows", "csv_text", "json_text", "solutions_text", "markdown_text",
+           "latex_text", "comparison_markdown_text", "comparison_latex_text", "CELL_LIMIT"]
 
 _JSON_COLUMNS = ("stats", "metadata")
 CELL_LIMIT = 32_767   # characters: the most a spreadsheet cell holds (Excel, LibreOffice)
@@ -140,13 +145,31 @@ def _decoded(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _spread(spread: Spread | None) -> dict[str, float] | None:
+    if spread is None:
+        return None
+    return {"median": spread.median, "low": spread.low, "high": spread.high, "n": spread.n}
+
+
+def task_rows(data: ReportData) -> list[dict[str, Any]]:
+    """One dict per task and back-end: its repeats taken together (the module docstring)."""
+    return [{"puzzle": entry.puzzle, "task": entry.name, "backend": entry.backend,
+             "status": None if entry.status is None else entry.status.value,
+             "flapping": entry.flapping, "statuses": entry.statuses(), "solved": entry.solved,
+             "runs": len(entry.runs), "par2_s": entry.par2, "wall_s": _spread(entry.wall),
+             "cpu_s": _spread(entry.cpu), "mem_mb": _spread(entry.mem),
+             "nodes": _spread(entry.nodes)}
+            for entry in task_runs(data.records)]
+
+
 def json_text(data: ReportData) -> str:
-    """Summary, sessions and runs as one JSON document."""
+    """Totals, sessions, tasks and runs as one JSON document."""
     document = {
         "database": str(data.db),
-        "summary": list(data.summary),
+        "totals": list(data.totals),
         "warnings": list(data.warnings),
         "sessions": list(data.sessions),
+        "tasks": task_rows(data),
         "runs": [_decoded(row) for row in run_rows(data)],
     }
     return json.dumps(document, indent=1) + "\n"
@@ -157,23 +180,23 @@ def _warned(lines: Sequence[str], prefix: str = "") -> str:
 
 
 def markdown_text(data: ReportData) -> str:
-    """The summary as a Markdown table (every column), then what PAR-2 is taken over, the
+    """The totals as a Markdown table (every column), then what PAR-2 is taken over, the
     measures, the facts of the runs and the warnings."""
-    notes = "".join(f"- {puzzle}: {note}\n" for puzzle, note in scope_notes(data.summary).items())
+    notes = "".join(f"- {puzzle}: {note}\n" for puzzle, note in scope_notes(data.totals).items())
     said = "".join(f"- {label}: {text}\n" for label, text in facts(data))
     warned = _warned(data.warnings)
-    return (f"{markdown(COLUMNS, data.summary, emphasis=is_virtual_best)}\n{notes}\n"
+    return (f"{markdown(TOTALS_COLUMNS, data.totals, emphasis=is_virtual_best)}\n{notes}\n"
             f"{DEFINITIONS}.\n\n{MEASURES}.\n\n{said}" + (f"\n{warned}" if warned else ""))
 
 
 def latex_text(data: ReportData) -> str:
-    """The summary as a booktabs `tabular` (a rule between puzzles); the notes as comments."""
+    """The totals as a booktabs `tabular` (a rule between puzzles); the notes as comments."""
     comment = "\n".join([f"twinsolve report: {data.db}",
-                         *(f"{p}: {note}" for p, note in scope_notes(data.summary).items()),
+                         *(f"{p}: {note}" for p, note in scope_notes(data.totals).items()),
                          DEFINITIONS, MEASURES,
                          *(f"{label}: {text}" for label, text in facts(data)),
                          *(f"warning: {line}" for line in data.warnings)])
-    return latex(COLUMNS, data.summary, comment=comment, emphasis=is_virtual_best,
+    return latex(TOTALS_COLUMNS, data.totals, comment=comment, emphasis=is_virtual_best,
                  rule_before=_new_puzzle)
 
 
@@ -191,7 +214,7 @@ def _sides(comparison: Comparison) -> list[str]:
 def _comparison_comment(comparison: Comparison) -> str:
     return "\n".join(["twinsolve report: A against B", *_sides(comparison),
                       *(f"{p}: {note}" for p, note in comparison.notes.items()), RATIO_NOTE,
-                      RULE.format(threshold=comparison.threshold)])
+                      RULE.format(threshold=comparison.threshold), comparison.time_headline()])
 
 
 def _comparison_warnings(comparison: Comparison) -> list[str]:
@@ -217,6 +240,7 @@ def comparison_markdown_text(comparison: Comparison) -> str:
             + (f"{warned}\n" if warned else "")
             + f"## Changed in kind ({len(changes)})\n\n{kinds}\n"
             f"## Time: {len(changed)} changed beyond noise, {same} the same\n\n"
+            f"{comparison.time_headline()}.\n\n"
             f"{RULE.format(threshold=comparison.threshold)}.\n\n{times}\n"
             f"## Totals\n\n"
             f"{markdown(COMPARE_COLUMNS, comparison.rows, emphasis=is_virtual_best)}\n{notes}\n\n"

@@ -17,7 +17,7 @@ flapping) and PAR-2, one cell per puzzle (solved of tasks, PAR-2) and the
 virtual best. Below it the warnings about noise (twinsolve.bench.noise) and
 the contents, collapsed.
 
-Then per puzzle: over which tasks PAR-2 is taken, its summary table with
+Then per puzzle: over which tasks PAR-2 is taken, its totals table with
 every column, the per-task table (one row per instance file, one column per
 back-end; each cell the task's status and median wall time, the fastest
 solved task highlighted), its plots and pictures; then the problems, the
@@ -49,12 +49,13 @@ from typing import TYPE_CHECKING, Any
 from ..core.result import Status
 from .columns import (
     CHANGE_COLUMNS,
-    COLUMNS,
     COMPARE_COLUMNS,
     DEFINITIONS,
     MEASURES,
     RATIO_NOTE,
     TIME_COLUMNS,
+    TOTALS_COLUMNS,
+    Column,
     format_value,
 )
 from .comparison import Comparison, change_rows, time_rows
@@ -99,9 +100,9 @@ def _overview(data: ReportData) -> str:
     """Per back-end across every puzzle: tasks, solved, wrong, flapping and PAR-2 (over all
     its tasks, when it ran every puzzle), then one cell per puzzle; the virtual best last."""
     puzzles = _puzzles(data)
-    by = {(str(r["puzzle"]), str(r["backend"])): r for r in data.summary}
+    by = {(str(r["puzzle"]), str(r["backend"])): r for r in data.totals}
     backends = sorted({b for _, b in by if b != VIRTUAL_BEST})
-    flapping = any(r.get("flapping") for r in data.summary)
+    flapping = any(r.get("flapping") for r in data.totals)
     lines = []
     for backend in [*backends, VIRTUAL_BEST]:
         if backend == VIRTUAL_BEST:  # a puzzle with one back-end: that one is its best
@@ -117,20 +118,30 @@ def _overview(data: ReportData) -> str:
         if flapping:
             cells.append(_count_cell(sum(int(r.get("flapping") or 0) for r in present)))
         cells.append(f'<td class="num">{escape(format_value("par2", _overall_par2(rows)))}</td>')
-        for puzzle in puzzles:
-            row = rows[puzzle]
-            text = "" if row is None else \
-                f"{row['solved']}/{row['tasks']} · {format_value('par2', row['par2'])}"
-            cells.append(f'<td class="num">{escape(text)}</td>')
+        cells += [_puzzle_cell(rows[puzzle]) for puzzle in puzzles]
         vbs = ' class="vbs"' if backend == VIRTUAL_BEST else ""
         lines.append(f"<tr{vbs}>{''.join(cells)}</tr>")
-    headers = ["back-end", "tasks", "solved", "wrong", *(["flapping"] if flapping else []),
-               "PAR-2 (all)", *(f"{p}: solved · PAR-2" for p in puzzles)]
-    return (f'<section id="overview"><h2>Overview</h2>'
-            f"{table(headers, lines, table_id='overview-table')}"
+    heads = "".join(f'<th class="pz"><a href="#{anchor("puzzle", p)}">{escape(p)}</a></th>'
+                    for p in puzzles)
+    counts = ["back-end", "tasks", "solved", "wrong", *(["flapping"] if flapping else []),
+              "PAR-2 (all)"]
+    # One narrow column per puzzle (solved over PAR-2), so a suite of many puzzles still
+    # fits the first screen's width.
+    return (f'<section id="overview"><h2>Overview</h2><div class="scroll">'
+            f'<table id="overview-table"><thead><tr>'
+            f'{"".join(f"<th>{escape(h)}</th>" for h in counts)}{heads}</tr></thead>'
+            f"<tbody>{''.join(lines)}</tbody></table></div>"
             '<p class="note">PAR-2 (all): the mean over every task of the back-end\'s puzzles '
-            "(only for a back-end that ran every puzzle); per puzzle, over the tasks every "
-            "back-end of it handles.</p></section>")
+            "(only for a back-end that ran every puzzle). Under each puzzle: the tasks solved of "
+            "its tasks, and its PAR-2 over the tasks every back-end of it handles.</p>"
+            "</section>")
+
+
+def _puzzle_cell(row: Mapping[str, Any] | None) -> str:
+    if row is None:
+        return '<td class="num pz"></td>'
+    return (f'<td class="num pz">{escape(row["solved"])}/{escape(row["tasks"])}<br>'
+            f'<span class="par2">{escape(format_value("par2", row["par2"]))}</span></td>')
 
 
 def _only_row(by: Mapping[tuple[str, str], Any], puzzle: str,
@@ -187,16 +198,29 @@ def _scope(rows: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _puzzles(data: ReportData) -> list[str]:
-    return sorted({str(row["puzzle"]) for row in data.summary})
+    return sorted({str(row["puzzle"]) for row in data.totals})
+
+
+def _totals_table(rows: Sequence[Mapping[str, Any]], puzzle: str) -> str:
+    """A puzzle's totals: every column but the counts empty or 0 on every row, which a note
+    names (as the terminal leaves them out), so the table fits the page."""
+    columns = [c for c in TOTALS_COLUMNS[1:] if not (c.hide_zero and _all_zero(c, rows))]
+    left = [c.header for c in TOTALS_COLUMNS[1:] if c not in columns]
+    note = (f'<p class="note">Empty or 0 on every row, left out: {escape(", ".join(left))} '
+            "(the --markdown, --latex and --json exports hold every column).</p>") if left else ""
+    return rows_table(columns, rows, anchor("totals-table", puzzle)) + note
+
+
+def _all_zero(column: Column, rows: Sequence[Mapping[str, Any]]) -> bool:
+    return all(not row.get(column.key) for row in rows)
 
 
 def _puzzle_section(data: ReportData, puzzle: str, plots: Sequence[tuple[Plot, str]],
                     pictures: Mapping[str, Sequence[Picture]], details: Details) -> str:
-    rows = [row for row in data.summary if row["puzzle"] == puzzle]
+    rows = [row for row in data.totals if row["puzzle"] == puzzle]
     runs = [r for r in data.records if r.puzzle == puzzle]
     return (f'<h2 id="{anchor("puzzle", puzzle)}">{escape(puzzle)}</h2>{_scope(rows)}'
-            f'<h3 id="{anchor("summary", puzzle)}">Summary</h3>'
-            f"{rows_table(COLUMNS[1:], rows, anchor('summary-table', puzzle))}"
+            f'<h3 id="{anchor("totals", puzzle)}">Totals</h3>{_totals_table(rows, puzzle)}'
             f'<p class="note">{escape(DEFINITIONS)}. {escape(MEASURES)}. Click a column header to '
             "sort.</p>"
             f'<h3 id="{anchor("tasks", puzzle)}">Per task</h3>'
@@ -285,7 +309,7 @@ def page(data: ReportData, plots: Sequence[tuple[Plot, str]] = (),
             f"{escape(_count(len(data.sessions), 'session'))} in the database · puzzles: "
             f"{escape(', '.join(puzzles) or 'none')}")
     head = f'<h1>twinsolve report</h1><p class="meta">{meta}</p>{_facts(data)}'
-    toc = [(anchor("puzzle", p), p, [(anchor("summary", p), "summary"),
+    toc = [(anchor("puzzle", p), p, [(anchor("totals", p), "totals"),
                                      (anchor("tasks", p), "per task"),
                                      (anchor("plots", p), "plots"), *_plot_links(plots, p),
                                      *([(anchor("pictures", p), "pictures")] if pictures.get(p)
@@ -362,6 +386,7 @@ def compare_page(comparison: Comparison, plots: Sequence[tuple[Plot, str]] = ())
             f'<h2 id="changes">Changed in kind: {len(changes)} ({worse} for the worse)</h2>'
             f"{kinds}"
             f'<h2 id="times">Time: {changed} of {len(rows)} tasks changed beyond noise</h2>'
+            f"<p>{escape(comparison.time_headline())}.</p>"
             f'<p class="note">{escape(RULE.format(threshold=comparison.threshold))}.</p>{times}'
             f"{_toc(toc)}" + ("".join(sections) or "<p>Neither database holds runs.</p>"))
     return document(f"twinsolve report: {a.db.name} against {b.db.name}", head, body)

@@ -57,7 +57,8 @@ table.sortable th:hover { background: #e6e6e6; }
 th[aria-sort=ascending]::after { content: " \\25B2"; font-size: 0.8em; }
 th[aria-sort=descending]::after { content: " \\25BC"; font-size: 0.8em; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr.vbs td { font-style: italic; color: #444; background: #fafafa; }
+#overview-table th.pz { text-align: right; } #overview-table .par2 { color: #555; }
+tr.vbs td { font-style: italic; color: #444; background: #fafafa; white-space: nowrap; }
 td.bad, span.bad { color: #b00; font-weight: bold; }
 td.msg, td.path { font-family: ui-monospace, monospace; font-size: 12px; }
 td.run { white-space: nowrap; font-variant-numeric: tabular-nums; cursor: pointer; }

@@ -16,10 +16,15 @@ B, with the wall times of its repeats on each side:
    p = 2 / C(m + n, m) for m and n repeats: 0.10 for 3 and 3, 0.029 for 4 and
    4, 0.008 for 5 and 5 (each verdict states its p). With fewer repeats there
    is no spread to judge by: a change beyond the threshold is reported as
-   *untested*, and one smaller than `MIN_UNTESTED_S` (5 ms) counts as noise.
+   *untested*, one smaller than `MIN_UNTESTED_S` (5 ms) counts as noise, and
+   when either side ran on a busy host (`busy_sessions`) it is not judged at
+   all: one run a side on a loaded machine says nothing of the code (the
+   same within noise, "not judged: busy host").
 A task that passes 1 and 2 but not 3 is the same within noise ("ranges
 overlap"). Status changes (solved -> timeout, an answer that became wrong)
 are not time changes: twinsolve.bench.comparison lists them first.
+`TimeChange.cause` names the noise that made a change beyond the threshold
+"the same": `HOST` (wall time only) or `BUSY` (not judged).
 
 The warnings (`warnings`), said at the end of `bench` and by every report:
 - a busy host: a session whose host's 1-minute load average (read when the
@@ -42,7 +47,8 @@ from dataclasses import dataclass
 from .repeats import Spread, TaskRuns
 
 __all__ = ["THRESHOLD", "MIN_REPEATS", "MIN_UNTESTED_S", "SPREAD_SHARE", "SPREAD_FLOOR_S",
-           "TimeChange", "decide", "apart_p", "busy_sessions", "warnings", "RULE"]
+           "TimeChange", "decide", "apart_p", "busy_sessions", "warnings", "RULE", "HOST",
+           "BUSY"]
 
 THRESHOLD = 1.25
 MIN_REPEATS = 3
@@ -53,7 +59,10 @@ _EXAMPLES = 3   # tasks named in a warning line; the rest are counted
 
 RULE = ("slower / faster: the median wall time B/A beyond {threshold:g}x (or 1/{threshold:g}), "
         "the CPU time too, and with 3+ repeats a side every repeat of one side beyond every "
-        "repeat of the other (exact rank test, p shown); with fewer repeats 'untested'")
+        "repeat of the other (exact rank test, p shown); with fewer repeats 'untested', and "
+        "not judged when either side ran on a busy host")
+HOST = "host"   # a change of the wall time alone: the host was busier, not the code slower
+BUSY = "busy"   # too few repeats to judge by, on a busy host: not judged
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,7 @@ class TimeChange:
     tested: bool              # decided by the repeats' ranges, not by the ratio alone
     p: float | None           # the rank test's p when the ranges are apart
     why: str                  # the rule's reason, in words
+    cause: str = ""           # HOST or BUSY: the noise a change beyond the threshold was
 
     @property
     def changed(self) -> bool:
@@ -91,8 +101,9 @@ def _ratio(after: float, before: float) -> float:
 
 
 def decide(wall_a: Spread, wall_b: Spread, cpu_a: Spread | None, cpu_b: Spread | None,
-           threshold: float = THRESHOLD) -> TimeChange:
-    """Slower, faster or the same, by the rule of the module docstring."""
+           threshold: float = THRESHOLD, busy: bool = False) -> TimeChange:
+    """Slower, faster or the same, by the rule of the module docstring; `busy`: either side
+    ran on a busy host."""
     ratio = _ratio(wall_b.median, wall_a.median)
     cpu_ratio = None if cpu_a is None or cpu_b is None or cpu_a.median <= 0 \
         else _ratio(cpu_b.median, cpu_a.median)
@@ -106,7 +117,8 @@ def decide(wall_a: Spread, wall_b: Spread, cpu_a: Spread | None, cpu_b: Spread |
                                        else cpu_ratio <= 1 / threshold)
     if not cpu_agrees:
         return TimeChange("same", ratio, cpu_ratio, False, None,
-                          f"wall time only: CPU time {cpu_ratio:.2f}x (the host was busier)")
+                          f"wall time only: CPU time {cpu_ratio:.2f}x (the host was busier)",
+                          HOST)
     if wall_a.n >= MIN_REPEATS and wall_b.n >= MIN_REPEATS:
         slow, fast = (wall_b, wall_a) if verdict == "slower" else (wall_a, wall_b)
         if fast.high >= slow.low:
@@ -117,8 +129,11 @@ def decide(wall_a: Spread, wall_b: Spread, cpu_a: Spread | None, cpu_b: Spread |
         return TimeChange("same", ratio, cpu_ratio, False, None,
                           "under 5 ms apart, without repeats to judge by")
     fewest = min(wall_a.n, wall_b.n)
-    return TimeChange(verdict, ratio, cpu_ratio, False, None,
-                      f"{fewest} repeat{'' if fewest == 1 else 's'}: ranges not judged")
+    runs = f"{fewest} run{'' if fewest == 1 else 's'}"
+    if busy:
+        return TimeChange("same", ratio, cpu_ratio, False, None,
+                          f"not judged: {runs} on a busy host", BUSY)
+    return TimeChange(verdict, ratio, cpu_ratio, False, None, f"{runs}: ranges not judged")
 
 
 # ------------------------------------------------------------------ warnings
@@ -128,12 +143,14 @@ def busy_sessions(sessions: Sequence[Mapping[str, object]],
     """One line per session that ran on a busy host (the module docstring), else none.
 
     `runs` are stored rows (their `session_id` and `load`); only sessions that ran
-    some of them are judged.
+    some of them are judged, by the loads of those runs (where recorded) and the
+    session's own at its start and end.
     """
     loads: dict[object, list[float]] = defaultdict(list)
     for run in runs:
+        mine = loads[run.get("session_id")]
         if isinstance(run.get("load"), int | float):
-            loads[run.get("session_id")].append(float(run["load"]))  # type: ignore[arg-type]
+            mine.append(float(run["load"]))  # type: ignore[arg-type]
     lines = []
     for session in sessions:
         if session.get("id") not in loads:
@@ -155,7 +172,7 @@ def busy_sessions(sessions: Sequence[Mapping[str, object]],
 
 
 def _named(tasks: Sequence[TaskRuns], detail: Callable[[TaskRuns], str]) -> str:
-    shown = "; ".join(f"{t.backend} on {t.path}: {detail(t)}" for t in tasks[:_EXAMPLES])
+    shown = "; ".join(f"{t.backend} on {t.name}: {detail(t)}" for t in tasks[:_EXAMPLES])
     more = len(tasks) - _EXAMPLES
     return shown + (f"; and {more} more" if more > 0 else "")
 
@@ -171,7 +188,8 @@ def warnings(sessions: Sequence[Mapping[str, object]], runs: Iterable[Mapping[st
     wide = [t for t in tasks if t.wall.n > 1 and t.wall.median >= SPREAD_FLOOR_S
             and t.wall.share > SPREAD_SHARE]
     if wide:
-        lines.append(f"{len(wide)} task{'' if len(wide) == 1 else 's'}' repeats spread over "
+        whose = "task's" if len(wide) == 1 else "tasks'"
+        lines.append(f"{len(wide)} {whose} repeats spread over "
                      f"{SPREAD_SHARE:.0%} of their median wall time: "
                      + _named(wide, lambda t: t.wall.text(_seconds)))
     flapping = [t for t in tasks if t.flapping]

@@ -26,7 +26,7 @@ instances at all (a README, a JSON that is no dataset) are skipped with a note.
 `--quick` leaves out instances whose metadata says `# suite: full` (the large
 ones kept for full runs).
 
-Each task carries its run key (twinsolve.bench.store): the file's identity
+Each task carries its run key (twinsolve.bench.database): the file's identity
 (content hash with metadata, and its path relative to the suite root), the
 back-end name, its options as canonical JSON, the seed and the limits.
 """
@@ -43,7 +43,7 @@ from typing import Any
 from ..core.errors import UsageError
 from ..core.registry import Puzzle, check_spec, puzzle_of
 from ..core.sources import checked
-from .store import RunKey, limits_key, task_hash
+from .database import RunKey, limits_key, task_hash
 
 __all__ = ["Budget", "Task", "Plan", "plan_suite", "content_hash"]
 

@@ -224,7 +224,7 @@ def _draw_cactus(puzzle: str, runs: Sequence[RunRecord]) -> Drawn:
         times = sorted(_seconds(r) for r in runs if r.backend == backend and r.solved)
         _cactus_line(axes, times, right, f"{backend} ({len(times)})",
                      color=_style(index)["color"])
-    if len(backends) > 1:  # as in the summary: a portfolio of one is that back-end
+    if len(backends) > 1:  # as in the totals: a portfolio of one is that back-end
         best = sorted(_seconds(r) for r in virtual_best(runs) if r.solved)
         _cactus_line(axes, best, right, f"{VIRTUAL_BEST} ({len(best)})", color="black",
                      linestyle="--")

@@ -9,7 +9,7 @@ spec ran, the verified `Result` fields flattened, and the run's measurements
 - `mem_mb`: the peak resident memory the run added to its worker, in MiB
   (the worker's own imports not counted; None where not measured);
 - `load`: the host's 1-minute load average when the run started.
-Records are what the verdict pass rewrites (to `wrong`) and what the summary
+Records are what the verdict pass rewrites (to `wrong`) and what the totals
 table aggregates.
 
 Three identities matter: `instance_hash` is the board (the puzzle without its

@@ -1,4 +1,4 @@
-"""The repeats of one task by one back-end, summarised: a median with its spread, and a status.
+"""The repeats of one task by one back-end, taken together: a median with its spread, and a status.
 
 A task is one instance file: its content (board and metadata, hashed) and its
 path (`task_of`); `bench --repeat N` runs it N times per back-end (repeat i
@@ -113,7 +113,14 @@ class TaskRuns:
 
     @property
     def path(self) -> str:
+        """The instance file as the user named it (`bench instances`: instances/NAME/a.txt)."""
         return self.runs[0].path
+
+    @property
+    def name(self) -> str:
+        """The task's name: its path relative to the suite root (NAME/a.txt), which two runs
+        of one suite share however each named it; the file's label where none is stored."""
+        return self.task[1]
 
     @cached_property
     def counts(self) -> Counter[Status]:

@@ -7,15 +7,15 @@ atomically), each drawn by its renderer:
 - `--csv FILE`, `--json FILE`: the runs, each solution as its hash and size;
   `--solutions FILE`: every solution whole, as JSON Lines (twinsolve.bench.exports);
 - `--benchexec DIR`: a BenchExec result XML per back-end (twinsolve.bench.benchexec);
-- `--markdown FILE`, `--latex FILE`: the summary table with every column, for
+- `--markdown FILE`, `--latex FILE`: the totals table with every column, for
   a README or a paper, with over which tasks each puzzle's PAR-2 is taken
   (twinsolve.bench.exports);
 - `--plots DIR`: PNG and SVG of every plot (twinsolve.bench.plots);
 - `--html FILE`: one self-contained page (twinsolve.bench.html), with the
   plots inlined, a few pictures per puzzle and each task's picture in its
   runs' details (twinsolve.bench.gallery).
-The summary rows come back in the result; the CLI prints them
-(twinsolve.bench.summary).
+The totals rows come back in the result; the CLI prints them
+(twinsolve.bench.terminal).
 
 Two databases (`twinsolve report A B`) are compared by twinsolve.bench.compare.
 """
@@ -32,12 +32,12 @@ from .exports import csv_text, json_text, latex_text, markdown_text, solutions_t
 from .gallery import gallery, task_pictures
 from .html import page
 from .results import ReportData, load
-from .scores import SummaryRow
+from .scores import TotalsRow
 
 if TYPE_CHECKING:
     from .plots import Plot
 
-__all__ = ["ReportResult", "report"]
+__all__ = ["ReportResult", "report", "html_page"]
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,8 @@ class ReportResult:
     written: tuple[Path, ...] = field(default_factory=tuple)
 
     @property
-    def summary(self) -> list[SummaryRow]:
-        return list(self.data.summary)
+    def totals(self) -> list[TotalsRow]:
+        return list(self.data.totals)
 
 
 # ------------------------------------------------------------------ the command
@@ -103,7 +103,14 @@ def report(db_path: str | Path, html: str | Path | None = None, csv: str | Path 
         plot_files, embedded = _plots_and_svgs(data, plots, want_svg=html is not None)
         written.extend(plot_files)
         if html is not None:
-            pictures = gallery(data.records, sorted({r.puzzle for r in data.records}))
-            written.append(write_text(html, page(data, embedded, pictures,
-                                                 task_pictures(data.records))))
+            written.append(write_text(html, html_page(data, embedded)))
     return ReportResult(data, tuple(written))
+
+
+def html_page(data: ReportData, embedded: list[tuple[Plot, str]] | None = None) -> str:
+    """The HTML report of loaded runs, what `report --html` writes (the studio serves it):
+    its plots inlined (`embedded`, made here when not given) and its pictures."""
+    if embedded is None:
+        _, embedded = _plots_and_svgs(data, None, want_svg=True)
+    pictures = gallery(data.records, sorted({r.puzzle for r in data.records}))
+    return page(data, embedded, pictures, task_pictures(data.records))

@@ -1,6 +1,6 @@
 """A results database read back and judged: the data every report output is made from.
 
-The database that `twinsolve bench` wrote (twinsolve.bench.store) is opened
+The database that `twinsolve bench` wrote (twinsolve.bench.database) is opened
 on a connection that cannot write (never created, never changed), so a
 report can be made while a benchmark is still adding runs; what it reads is
 one consistent snapshot. Every stored run is judged again
@@ -31,11 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import UsageError
+from .database import ResultsDatabase
 from .noise import warnings
 from .records import RunRecord
 from .repeats import task_runs
-from .scores import SummaryRow, summarise
-from .store import Store
+from .scores import TotalsRow, totals
 from .verdict import judge
 
 __all__ = ["ReportData", "load", "facts"]
@@ -51,7 +51,7 @@ class ReportData:
     rows: tuple[dict[str, Any], ...]         # the stored runs, raw, ordered by id
     records: tuple[RunRecord, ...]           # the same runs, judged (same order)
     sessions: tuple[dict[str, Any], ...]     # provenance, one per bench invocation
-    summary: tuple[SummaryRow, ...]
+    totals: tuple[TotalsRow, ...]
     invalid: tuple[str, ...] = ()            # files the shown session skipped as invalid
     warnings: tuple[str, ...] = ()           # noise in the runs shown (twinsolve.bench.noise)
 
@@ -76,26 +76,26 @@ def _labelled(records: list[RunRecord]) -> list[RunRecord]:
     return [replace(r, backend=f"{r.backend} [{_limits_label(r)}]") for r in records]
 
 
-def _select(store: Store, session: int | None, timeout: float | None,
+def _select(database: ResultsDatabase, session: int | None, timeout: float | None,
             all_sessions: bool) -> tuple[list[int] | None, str, int | None]:
     """The run ids to show (None: all), the choice in words, and the session shown."""
     if all_sessions:
         return None, "every stored run, of every session", None
     if timeout is not None:
-        ids = store.runs_with_timeout(timeout)
+        ids = database.runs_with_timeout(timeout)
         return ids, f"the latest run of every task at a {timeout:g} s time limit", None
-    known = [int(s["id"]) for s in store.sessions()]
+    known = [int(s["id"]) for s in database.sessions()]
     if session is not None:
         if session not in known:
-            raise UsageError(f"{store.path}: no session {session} (sessions: "
+            raise UsageError(f"{database.path}: no session {session} (sessions: "
                              f"{', '.join(map(str, known)) or 'none'})")
         chosen = session
     else:
-        latest = store.latest_planned_session()
+        latest = database.latest_planned_session()
         if latest is None:
             return None, "every stored run", None
         chosen = latest
-    plan = store.plan(chosen)
+    plan = database.plan(chosen)
     which = "" if session is not None else " (the latest)"
     runs = f"{len(plan)} run{'' if len(plan) == 1 else 's'}"
     return plan, f"the plan of session {chosen}{which}: {runs}", chosen
@@ -110,17 +110,17 @@ def load(db_path: str | Path, session: int | None = None, timeout: float | None 
     if sum((session is not None, timeout is not None, all_sessions)) > 1:
         raise UsageError("report: choose one of --session, --timeout and --all-sessions")
     path = Path(db_path)
-    with Store.open_read_only(path) as store:
+    with ResultsDatabase.open_read_only(path) as database:
         # One read transaction: the raw rows and the records are the same snapshot,
         # even while a benchmark is still adding runs.
-        with store.reading():
-            ids, selection, shown = _select(store, session, timeout, all_sessions)
-            columns, rows = store.rows(ids)
-            records = _labelled(judge(store.records(ids)))
-            sessions = store.sessions()
-            invalid = store.invalid(shown) if shown is not None else []
+        with database.reading():
+            ids, selection, shown = _select(database, session, timeout, all_sessions)
+            columns, rows = database.rows(ids)
+            records = _labelled(judge(database.records(ids)))
+            sessions = database.sessions()
+            invalid = database.invalid(shown) if shown is not None else []
     return ReportData(path, selection, columns, tuple(rows), tuple(records), tuple(sessions),
-                      tuple(summarise(records)), tuple(invalid),
+                      tuple(totals(records)), tuple(invalid),
                       tuple(warnings(sessions, rows, task_runs(records))))
 
 
@@ -165,13 +165,13 @@ def facts(data: ReportData) -> list[tuple[str, str]]:
     versions = _distinct(f"twinsolve {s.get('twinsolve')}"
                          + (f" (git {str(s['git_commit'])[:12]})" if s.get("git_commit") else "")
                          for s in sessions)
-    repeats = max((int(row.get("repeats") or 1) for row in data.summary), default=1)
+    repeats = max((int(row.get("repeats") or 1) for row in data.totals), default=1)
     jobs = _distinct(s.get("jobs") for s in sessions)
     runs = f"{len(data.rows)} run{'' if len(data.rows) == 1 else 's'}"
     if repeats > 1:
         runs += f", {repeats} repeats per task"
     if jobs:
-        runs += f", {'/'.join(jobs)} jobs"
+        runs += f", {'/'.join(jobs)} job{'' if jobs == ['1'] else 's'}"
     return [("limits", _limits(data)), ("host", "; ".join(_distinct(hosts)) or "-"),
             ("load", _load(data)), ("date", ", ".join(dates) or "-"),
             ("version", ", ".join(versions) or "-"), ("runs", runs)]

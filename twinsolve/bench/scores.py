@@ -1,8 +1,8 @@
-"""The summary's rows: one per puzzle and back-end, plus the virtual best.
+"""The totals: one row per puzzle and back-end, plus the virtual best.
 
 A task is one instance file (its path and content), whatever the number of
 repeats; a run is one back-end on one task, once. The repeats of a task are
-summarised first (twinsolve.bench.repeats: a status, a median with its
+taken together first (twinsolve.bench.repeats: a status, a median with its
 spread), and every count is of tasks. Per puzzle and back-end the row
 counts: runs; solved (a definite answer — optimal, solved or unsat — not
 marked wrong, in every repeat); feasible (a solution without proof); wrong (a
@@ -34,7 +34,7 @@ same unit (`same_nodes`: `hand` and `hand:probe=false`, never `hand` and
 
 `problems` are the runs that went wrong (what makes `bench` exit 1), and
 `scope_notes` say over which tasks each puzzle's PAR-2 is taken. Data only:
-the terminal draws these rows in twinsolve.bench.summary, the files and the
+the terminal draws these rows in twinsolve.bench.terminal, the files and the
 page in twinsolve.bench.exports and twinsolve.bench.html.
 """
 
@@ -51,11 +51,11 @@ from .columns import groups
 from .records import RunRecord
 from .repeats import Task, TaskRuns, by_task, par2, task_of, task_runs
 
-__all__ = ["summarise", "SummaryRow", "VIRTUAL_BEST", "par2", "virtual_best", "task_of", "Task",
+__all__ = ["totals", "TotalsRow", "VIRTUAL_BEST", "par2", "virtual_best", "task_of", "Task",
            "winners", "problems", "PROBLEMS", "scope_note", "scope_notes", "is_virtual_best",
            "same_nodes", "best_of"]
 
-SummaryRow = dict[str, object]
+TotalsRow = dict[str, object]
 VIRTUAL_BEST = "virtual best"
 PROBLEMS = (Status.WRONG, Status.ERROR, Status.CRASH)   # what makes `bench` exit 1
 _OTHER = (Status.UNSUPPORTED, Status.ERROR)
@@ -101,7 +101,7 @@ def _median(values: Iterable[float | None]) -> float | None:
 
 
 def _row(puzzle: str, backend: str, tasks: Sequence[TaskRuns], scored: Sequence[TaskRuns],
-         wins: int | None, only: int | None, nodes: bool = True) -> SummaryRow:
+         wins: int | None, only: int | None, nodes: bool = True) -> TotalsRow:
     solved = [t for t in tasks if t.solved]
     times = [t.wall.median for t in solved]
 
@@ -170,7 +170,7 @@ def winners(runs: Iterable[RunRecord]) -> dict[Task, set[str]]:
     return _winners(task_runs(runs))
 
 
-def _puzzle_rows(puzzle: str, runs: Sequence[RunRecord]) -> list[SummaryRow]:
+def _puzzle_rows(puzzle: str, runs: Sequence[RunRecord]) -> list[TotalsRow]:
     tasks = task_runs(runs)
     by_backend: dict[str, list[TaskRuns]] = defaultdict(list)
     for entry in tasks:
@@ -203,8 +203,8 @@ def _puzzle_rows(puzzle: str, runs: Sequence[RunRecord]) -> list[SummaryRow]:
     return rows
 
 
-def summarise(records: Iterable[RunRecord]) -> list[SummaryRow]:
-    """The summary rows, puzzle by puzzle, back-ends in name order, the virtual best last."""
+def totals(records: Iterable[RunRecord]) -> list[TotalsRow]:
+    """The totals rows, puzzle by puzzle, back-ends in name order, the virtual best last."""
     by_puzzle: dict[str, list[RunRecord]] = defaultdict(list)
     for record in records:
         by_puzzle[record.puzzle].append(record)
@@ -221,7 +221,7 @@ def problems(records: Iterable[RunRecord],
 
 # ------------------------------------------------------------------ notes
 
-def scope_note(row: SummaryRow, unsupported_by: Sequence[str] = ()) -> str:
+def scope_note(row: TotalsRow, unsupported_by: Sequence[str] = ()) -> str:
     """Over which tasks the puzzle's PAR-2 is taken, for a block heading or a page."""
     tasks, excluded = int(row.get("tasks") or 0), int(row.get("excluded") or 0)
     repeats = int(row.get("repeats") or 1)
@@ -234,8 +234,8 @@ def scope_note(row: SummaryRow, unsupported_by: Sequence[str] = ()) -> str:
     return text
 
 
-def scope_notes(rows: Sequence[SummaryRow]) -> dict[str, str]:
-    """Per puzzle of the summary rows, `scope_note` naming the back-ends that refused tasks."""
+def scope_notes(rows: Sequence[TotalsRow]) -> dict[str, str]:
+    """Per puzzle of the totals rows, `scope_note` naming the back-ends that refused tasks."""
     return {puzzle: scope_note(block[0], [str(r["backend"]) for r in block
                                           if not is_virtual_best(r) and r.get("unsupported")
                                           and r["unsupported"] * int(r.get("repeats") or 1)

@@ -3,7 +3,7 @@
 1. Plan every (instance file, back-end spec, seed) run under the limits, and
    check everything first (twinsolve.bench.plan): nothing is stored when a
    spec or a file is refused.
-2. Open the database (twinsolve.bench.store checks it, and refuses it
+2. Open the database (twinsolve.bench.database checks it, and refuses it
    unchanged, before anything is written).
 3. Resume: the runs whose key the database already holds are not run again
    (`resuming: 116 of 324 runs already stored`), the runs of an upgraded
@@ -42,13 +42,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..core.errors import UsageError
+from .database import ResultsDatabase, RunKey
 from .execute import Executor, LocalPool
 from .noise import warnings
 from .plan import Budget, Task, plan_suite
 from .provenance import host_load, provenance
 from .records import RunRecord
 from .repeats import task_runs
-from .store import RunKey, Store
 from .verdict import judge
 
 __all__ = ["SuiteConfig", "SuiteOutcome", "SuiteInterrupted", "run_suite"]
@@ -128,32 +128,32 @@ def run_suite(config: SuiteConfig, console: Console | None = None,
         raise UsageError("nothing to run: no instance files (*.txt, *.json) under the given "
                          "paths" + (" (all of them are invalid)" if plan.invalid else ""))
     executor = executor or LocalPool(config.jobs)
-    with Store(config.db) as store:
-        if store.upgraded_runs is not None:
+    with ResultsDatabase(config.db) as database:
+        if database.upgraded_runs is not None:
             say(f"upgraded {config.db} to the current results format "
-                f"({store.upgraded_runs} runs kept)")
-        known = _known(store, tasks, config.fresh)
+                f"({database.upgraded_runs} runs kept)")
+        known = _known(database, tasks, config.fresh)
         session = None
         try:
-            store.adopt(known.adopted)
-            session = store.start_session({
+            database.adopt(known.adopted)
+            session = database.start_session({
                 **provenance(), "argv": " ".join(sys.argv), "jobs": config.jobs,
                 "timeout_s": config.budget.timeout, "memory_mb": config.budget.memory_mb,
                 "executor": config.executor_name, "fresh": int(config.fresh)})
-            store.add_invalid(session, plan.invalid)
-            store.link(session, known.stored.values())
+            database.add_invalid(session, plan.invalid)
+            database.link(session, known.stored.values())
             if known.stored:
                 say(f"resuming: {len(known.stored)} of {len(tasks)} runs already stored")
             run_ids = dict(known.stored)
-            reused = _run_missing(store, session, [t for t in tasks if t.key not in run_ids],
+            reused = _run_missing(database, session, [t for t in tasks if t.key not in run_ids],
                                   config, console, executor, run_ids, known.earlier)
         except KeyboardInterrupt:
-            stored = len(known.stored) if session is None else len(store.plan(session))
+            stored = len(known.stored) if session is None else len(database.plan(session))
             raise _interrupted(stored, len(tasks), config.db) from None
-        store.end_session(session, {"load_end": host_load()})
-        records = {r.run_id: r for r in store.records(run_ids.values())}
+        database.end_session(session, {"load_end": host_load()})
+        records = {r.run_id: r for r in database.records(run_ids.values())}
         judged = judge(records[run_ids[t.key]] for t in tasks if t.key in run_ids)
-        noise = warnings(store.sessions(), store.loads(run_ids.values()), task_runs(judged))
+        noise = warnings(database.sessions(), database.loads(run_ids.values()), task_runs(judged))
     return SuiteOutcome(judged, session, len(tasks), len(known.stored), reused, plan.invalid,
                         plan.notes, noise)
 
@@ -163,22 +163,22 @@ def _interrupted(stored: int, planned: int, db: str | Path) -> SuiteInterrupted:
                             f"same command resumes with the other {planned - stored}")
 
 
-def _known(store: Store, tasks: Sequence[Task], fresh: bool) -> _Known:
+def _known(database: ResultsDatabase, tasks: Sequence[Task], fresh: bool) -> _Known:
     """The runs the plan resumes, and the answers its other boards can share, read (and
     so checked) before anything is written; nothing with `fresh`."""
     if fresh:
         return _Known({}, {}, {})
-    stored = store.stored(t.key for t in tasks)
-    adopted = store.upgraded(t.key for t in tasks if t.key not in stored)
+    stored = database.stored(t.key for t in tasks)
+    adopted = database.upgraded(t.key for t in tasks if t.key not in stored)
     stored.update(adopted)
     boards = dict.fromkeys(t.board_key for t in tasks if t.key not in stored)
     shared = {board: run_id for board in boards
-              if (run_id := store.board_run(*board)) is not None}
-    records = {r.run_id: r for r in store.records([*stored.values(), *shared.values()])}
+              if (run_id := database.board_run(*board)) is not None}
+    records = {r.run_id: r for r in database.records([*stored.values(), *shared.values()])}
     return _Known(stored, adopted, {board: records[run_id] for board, run_id in shared.items()})
 
 
-def _run_missing(store: Store, session: int, todo: list[Task], config: SuiteConfig,
+def _run_missing(database: ResultsDatabase, session: int, todo: list[Task], config: SuiteConfig,
                  console: Console | None, executor: Executor, run_ids: dict[RunKey, int],
                  earlier: dict[tuple, RunRecord]) -> int:
     """Run (or reuse) every task in `todo`, storing each; return how many were reused."""
@@ -193,7 +193,7 @@ def _run_missing(store: Store, session: int, todo: list[Task], config: SuiteConf
             leaders.append(group[0])
             continue
         for task in group:
-            run_ids[task.key] = store.add(session, task.key, _as_follower(original, task),
+            run_ids[task.key] = database.add(session, task.key, _as_follower(original, task),
                                           reused_from=original.run_id)
             reused += 1
     if not leaders:
@@ -204,10 +204,10 @@ def _run_missing(store: Store, session: int, todo: list[Task], config: SuiteConf
                                                              for t in leaders),
                                 completed=len(run_ids))
         for task, record in executor(leaders, config.budget):
-            first = store.add(session, task.key, record)
+            first = database.add(session, task.key, record)
             run_ids[task.key] = first
             for other in groups[task.board_key][1:]:
-                run_ids[other.key] = store.add(session, other.key, _as_follower(record, other),
+                run_ids[other.key] = database.add(session, other.key, _as_follower(record, other),
                                                reused_from=first)
                 reused += 1
             counts[record.status.value] += len(groups[task.board_key])

@@ -1,7 +1,7 @@
 """Tables of result rows for the terminal, Markdown and LaTeX, from one column list.
 
 A table is a list of `Column`s (twinsolve.bench.columns) over rows that are
-dicts (the summary rows of twinsolve.bench.scores, the comparison rows of
+dicts (the totals rows of twinsolve.bench.scores, the comparison rows of
 twinsolve.bench.comparison). Each column names its row key, its full header,
 and how to show a value, so every output shows the same text for the same
 value.
@@ -18,7 +18,9 @@ shows, in this order, until the table's natural width fits:
    column (numbers are right-aligned under headers at least as wide, so one
    space still reads);
 4. then, while still too wide, the columns with the highest `drop` rank go
-   first; a column with rank 0 always stays.
+   first; a column with rank 0 always stays;
+5. what is still too wide breaks over lines in a column that may fold
+   (`Column.fold`: an instance's path), never cut.
 The width is measured by rich itself, so what `fit` accepts is what rich
 draws.
 
@@ -61,7 +63,7 @@ def rich_table(columns: Sequence[Column], rows: Sequence[Row], *, wide: bool = T
                       padding=(0, gap - 1, 0, 0), pad_edge=False)
     for column in columns:
         table.add_column(column.label(wide), justify="right" if column.numeric else "left",
-                         no_wrap=True)
+                         no_wrap=not column.fold, overflow="fold" if column.fold else "ellipsis")
     for row in rows:
         cells = []
         for column in columns:

@@ -38,7 +38,37 @@ the names exist when it loads a declaration, `core.registry`):
 - `strategy` (target): `() -> hypothesis strategy` of small instances, for
   the contract test kit (`twinsolve.testing`); a registered puzzle without
   one fails the kit by name.
-- `explanation` (module): the hand solver's reasoning step by step.
+- `explanation` (module, usually `explain.py`, apart from the fast `hand`): the
+  hand solver's reasoning step by step (`twinsolve.explain`): `LEVELS` (the
+  level names `--level` takes, easiest first), `explain(instance, level=None)
+  -> explain.steps.Explanation` (numbered `Step`s: technique, the items
+  decided and their values, one sentence a person can check, the premises it
+  used, kind "deduction" or "bifurcation"; replaying them gives the verified
+  solution) and `hint(instance, state) -> Step | Mistake | None` (for a
+  position in the solution-keys JSON with unknowns: its first mistake, else
+  the next step, else None when it is complete and right).
+- `play` (module, usually `play.py`): how a person plays it by hand (the
+  studio's play mode, `twinsolve.studio`; its vocabulary is `core.play`). A
+  position is the solution keys' JSON with unknowns (the state `hint` takes,
+  e.g. `{"inside": ["1?0", ...]}`), made only by `start` and `apply`; a move
+  is a string. `PLAN` (True: a position is a plan of moves from the start;
+  False: marks set in any order, whose moves are `"ITEM VALUE"`, e.g.
+  `"r3c7 1"`),
+  `start(instance)`, `apply(instance, position, move)` (`UsageError` for a
+  move that is not legal there), `board(instance, position) -> core.play.Board`
+  (the `drawing`, a `graphics.canvas.Drawing`; `targets` to click, boxes in
+  mm, named as the explanation names items, `r3c7`; `complete`: nothing left
+  undecided, or the plan's goal reached; one line of `status`),
+  `moves(instance, position)` (the `core.play.Move`s a person can make
+  there: the targets clicked or dragged in order, a right click, or a
+  button), `items(instance, position)` (the decided items and their
+  values), `moves_to(instance, solution)` (the moves from the start to a
+  solution), `remaining(instance, position)` (the instance left to solve from
+  the position: the start moved on for a plan, else the instance),
+  `EDIT_TOKENS` (what an author may put in a cell, e.g. `("-", "?")`; empty:
+  the instance is authored as text), `blank(rows, cols)` and `edit(instance,
+  item, token)` (`UsageError` for a token the cell cannot hold; the board has
+  a target for every item `edit` takes).
 
 A back-end for puzzles it does not belong to (someone's own Cave encoding,
 a peer solver, `cmd:PROGRAM`) is a `BackendFor` declaration, found through
@@ -151,6 +181,7 @@ CAPABILITIES = {
     "too_large": "summary mode",
     "strategy": "small-instance strategy",
     "explanation": "explanation of its solving steps",
+    "play": "play mode",
 }
 
 # What each module or target must define: module fields name their attributes; a
@@ -162,7 +193,9 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "picture": ("draw",),
     "url_reader": ("is_url", "decode_url", "encode_url"),
     "dataset_reader": ("is_dataset", "read_dataset", "write_instances"),
-    "explanation": ("explain",),
+    "explanation": ("LEVELS", "explain", "hint"),
+    "play": ("PLAN", "start", "apply", "board", "moves", "items", "moves_to", "remaining",
+             "EDIT_TOKENS", "blank", "edit"),
     "summary_module": ("supports", "summary"),
 }
 
@@ -177,6 +210,8 @@ class Puzzle:
     - `rules_module`: the rules module;
     - `backends`: its own back-ends (`hand`, `cpsat`, `sat`, a test-only `brute`);
     - `optimisation`: True when its answer has an objective to minimise;
+    - `rules_text`: its rules for people, in a sentence or two (a printed sheet says
+      them on the first page where the puzzle appears; "": none given);
     - the optional capabilities (`CAPABILITIES`), each a name or `Absent`;
     - `origin`: where it comes from, filled in by the registry ("built in", or
       the plugin's package and version).
@@ -187,6 +222,7 @@ class Puzzle:
     rules_module: str
     backends: tuple[Backend, ...]
     optimisation: bool = True
+    rules_text: str = ""
     generator: str | Absent = Absent()
     picture: str | Absent = Absent()
     sat_export: str | Absent = Absent()
@@ -196,6 +232,7 @@ class Puzzle:
     too_large: str | Absent = Absent()
     strategy: str | Absent = Absent()
     explanation: str | Absent = Absent()
+    play: str | Absent = Absent()
     origin: str = field(default="built in", compare=False)
 
     @property
@@ -256,7 +293,8 @@ _SAT_OPTIONS = "twinsolve.models.sat_common:check_options"
 
 def standard(package: str, title: str, *, optimisation: bool = True,
              sat_unsupported: bool = False, own_options: tuple[str, ...] = (),
-             extra: tuple[Backend, ...] = (), **capabilities: str | Absent) -> Puzzle:
+             extra: tuple[Backend, ...] = (), rules_text: str = "",
+             **capabilities: str | Absent) -> Puzzle:
     """A declaration by the usual folder layout: `rules` (with `brute`), `hand` (the
     hand-written solver), `models` (`solve_cpsat`, `solve_sat`), and the capabilities
     given as names relative to the folder (`generator="generate"`, `too_large=
@@ -266,7 +304,8 @@ def standard(package: str, title: str, *, optimisation: bool = True,
     (`check_options` in `hand`, `check_cpsat_options` / `check_sat_options` in `models`),
     the others with the shared checkers (`hand` without one takes no options);
     `sat_unsupported` says `models.supports_sat` refuses some instances; `extra` adds
-    back-ends of the folder beyond the usual ones (a peer solver). A keyword
+    back-ends of the folder beyond the usual ones (a peer solver); `rules_text` is the
+    rules in a sentence or two, for people (`Puzzle.rules_text`). A keyword
     `summary="summary"` names the module of `hand`'s summary (boards too large to hold).
 
     >>> entry = standard("mypkg", "My puzzle", picture="picture")
@@ -301,7 +340,8 @@ def standard(package: str, title: str, *, optimisation: bool = True,
                 "exhaustive enumeration, tiny instances only (tests)", test_only=True),
         *extra,
     )
-    return Puzzle(name, title, f"{package}.rules", backends, optimisation, **declared)
+    return Puzzle(name, title, f"{package}.rules", backends, optimisation,
+                  rules_text=rules_text, **declared)
 
 
 def capability_fields() -> tuple[str, ...]:

@@ -11,6 +11,14 @@ A file without a level says why in words a user reads first: "no solution",
 one. The grader's evidence speaks each puzzle's own terms, so the words come
 from one verified `hand` run (`core.run`, uniqueness asked) in the time the
 grading left; a run that cannot tell says "no level".
+
+The hardest step. A graded puzzle whose puzzle declares an explanation
+(`twinsolve.explain`) also names its hardest step: the first step that
+needs the top technique its steps use. Each puzzle's explanation runs the
+generator's own technique code (the same rules, levels and budgets), so
+that step's technique is the level's (the tests check it on the corpus).
+It is looked for in the time the grading left; a puzzle explained too
+slowly, or without an explanation, simply has none.
 """
 
 from __future__ import annotations
@@ -20,14 +28,17 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from .. import explain as explaining
 from ..core import registry
+from ..core.errors import UsageError
 from ..core.generation import Grade
 from ..core.limits import Limits
 from ..core.result import Status
 from ..core.run import run
 from ..core.time_limit import TimeLimit, TimeLimitReached
+from ..explain.steps import Step
 
-__all__ = ["Graded", "grade_instance", "why_no_level", "distribution"]
+__all__ = ["Graded", "grade_instance", "why_no_level", "distribution", "hardest_step"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +49,7 @@ class Graded:
     puzzle: str
     grade: Grade | None
     why: str | None = None
+    hardest: tuple[int, Step] | None = None  # (its 1-based number, the step)
 
     @property
     def level(self) -> str | None:
@@ -54,10 +66,24 @@ def grade_instance(label: str, instance: Any, timeout: float | None = None) -> G
             grade = module.grade(instance)
     except TimeLimitReached:
         return Graded(label, entry.name, None, f"not graded within {timeout:g} s")
+    left = None if timeout is None else max(timeout - (time.monotonic() - started), 0.0)
     if grade.level is None:
-        left = None if timeout is None else max(timeout - (time.monotonic() - started), 0.0)
         return Graded(label, entry.name, grade, why_no_level(instance, left))
-    return Graded(label, entry.name, grade)
+    return Graded(label, entry.name, grade, hardest=hardest_step(instance, left))
+
+
+def hardest_step(instance: Any, timeout: float | None = None) -> tuple[int, Step] | None:
+    """The hardest step of `instance`'s explanation (module docstring), or None: no
+    explanation declared, none in `timeout` seconds, or no steps."""
+    if not registry.has(registry.puzzle_of(instance), "explanation") or timeout == 0:
+        return None
+    try:
+        with TimeLimit(timeout, grace=0.0, phase="explaining"):
+            found = explaining.explain(instance)
+    except (TimeLimitReached, UsageError):
+        return None
+    index = found.hardest()
+    return None if index is None else (index + 1, found.steps[index])
 
 
 def why_no_level(instance: Any, timeout: float | None = None) -> str:

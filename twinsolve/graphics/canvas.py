@@ -20,6 +20,14 @@ Outputs:
 `save(drawing, path)` picks the format from the suffix (.svg, .png, .pdf)
 and writes atomically.
 
+What a layout needs to know of a picture. A drawing may say which grid it
+shows (`board`: rows, columns and the side of a cell in mm), so that a
+sheet can give the puzzles of a page one cell size by scaling each to it.
+`walk(drawing)` lists every shape on the page, placed drawings opened up,
+with the scale it is drawn at; `extent` is the box a shape's ink covers
+(strokes included, texts measured with `text_width`) and `bounds` the box of
+a whole drawing's ink: what a test checks a picture against its slot with.
+
 Colours are SVG colour strings (`#rrggbb` or a name both SVG and matplotlib
 know); `None` means no fill or no stroke.
 """
@@ -27,6 +35,7 @@ know); `None` means no fill or no stroke.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,13 +44,46 @@ from xml.sax.saxutils import escape, quoteattr
 from ..core.errors import UsageError
 from ..files.atomic import write_bytes
 
-__all__ = ["Drawing", "svg", "png", "pdf", "pdf_pages", "encode", "save", "FORMATS",
-           "MM_PER_INCH"]
+__all__ = ["Drawing", "Board", "Placed", "svg", "png", "pdf", "pdf_pages", "encode", "save",
+           "FORMATS", "MM_PER_INCH", "POINTS_PER_MM", "text_width", "walk", "extent", "bounds"]
 
 MM_PER_INCH = 25.4
 POINTS_PER_MM = 72 / MM_PER_INCH
 FORMATS = ("svg", "png", "pdf")
 FONT = "DejaVu Sans"  # matplotlib ships it, so PNG and PDF text looks the same everywhere
+
+
+# DejaVu Sans advance widths in em, each class rounded up to its widest character:
+# (characters, regular, bold); any other character counts as the widest class.
+_CLASSES = (
+    (" '.,·:;|/\\ijlIJ", 0.34, 0.40),
+    ("ft-()[]!r\"*_`", 0.50, 0.53),
+    ("abcdeghknopqsuvxyz0123456789LFPTYES$?", 0.64, 0.74),
+    ("ABCDGHKNOQRUVXZw&#+<=>^~×→−♚♛♜♝♞♟", 0.90, 0.93),
+)
+_WIDEST = (1.0, 1.11)  # m M W % @ … and the rest
+_EM = {char: (regular, bold) for chars, regular, bold in _CLASSES for char in chars}
+_HALF_LINE = 0.6  # a text's ink reaches at most this many text heights above and below y
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """At least the width in mm of `text` set `size` mm high in the canvas font (each
+    character counted as the widest of its class, so a caption sized by it does not spill
+    over its box)."""
+    return sum(_EM.get(char, _WIDEST)[1 if bold else 0] for char in text) * size
+
+
+@dataclass(frozen=True)
+class Board:
+    """The grid a picture shows: `rows` x `cols` square cells `cell` mm wide (module
+    docstring: a sheet scales the puzzles of a page to one cell size), and the least cell
+    at which the marks drawn in its cells still read (`least`, mm; 0: any size a sheet
+    allows)."""
+
+    rows: int
+    cols: int
+    cell: float
+    least: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -68,6 +110,7 @@ class Drawing:
     height: float
     background: str | None = None
     shapes: list[_Shape] = field(default_factory=list)
+    board: Board | None = None  # the grid it shows, when it shows one (module docstring)
 
     def __post_init__(self) -> None:
         if not (self.width > 0 and self.height > 0):
@@ -121,6 +164,77 @@ class Drawing:
         """How many shapes of `kind` it holds, placed drawings included (for tests)."""
         return sum(s.drawing.count(kind) if s.kind == "place" else s.kind == kind
                    for s in self.shapes)
+
+
+# -- where the ink is -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Placed:
+    """A shape as it lands on the page: drawn at (`x`, `y`) scaled by `scale`."""
+
+    shape: _Shape
+    x: float
+    y: float
+    scale: float
+
+    def extent(self) -> tuple[float, float, float, float]:
+        """The box (left, top, right, bottom) its ink covers on the page."""
+        left, top, right, bottom = extent(self.shape)
+        return (self.x + left * self.scale, self.y + top * self.scale,
+                self.x + right * self.scale, self.y + bottom * self.scale)
+
+    @property
+    def text_size(self) -> float:
+        """A text's height on the page in mm (0 for other shapes)."""
+        return self.shape.size[0] * self.scale if self.shape.kind == "text" else 0.0
+
+
+def walk(drawing: Drawing, x: float = 0.0, y: float = 0.0,
+         scale: float = 1.0) -> Iterator[Placed]:
+    """Every shape of `drawing` drawn at (x, y) scaled by `scale`, placed drawings opened up
+    (a placed drawing's background counts as a rectangle of its size), in drawing order."""
+    for shape in drawing.shapes:
+        if shape.kind != "place":
+            yield Placed(shape, x, y, scale)
+            continue
+        (px, py), inner, k = shape.points[0], shape.drawing, shape.size[0]
+        if inner.background:
+            yield Placed(_Shape("rect", ((0.0, 0.0),), (inner.width, inner.height, 0.0),
+                                inner.background), x + px * scale, y + py * scale, k * scale)
+        yield from walk(inner, x + px * scale, y + py * scale, k * scale)
+
+
+def extent(shape: _Shape) -> tuple[float, float, float, float]:
+    """The box (left, top, right, bottom) a shape's ink covers in its drawing (strokes
+    half their width outside the path; a text as `text_width` wide and a little over its
+    height tall); a placed drawing: its frame."""
+    (x, y), *_ = shape.points or ((0.0, 0.0),)
+    pad = shape.width / 2 if shape.stroke else 0.0
+    if shape.kind == "text":
+        size = shape.size[0]
+        width = text_width(shape.text, size, shape.bold)
+        left = {"start": x, "middle": x - width / 2, "end": x - width}[shape.anchor]
+        return left, y - _HALF_LINE * size, left + width, y + _HALF_LINE * size
+    if shape.kind == "rect":
+        w, h, _ = shape.size
+        return x - pad, y - pad, x + w + pad, y + h + pad
+    if shape.kind == "circle":
+        r = shape.size[0] + pad
+        return x - r, y - r, x + r, y + r
+    if shape.kind == "place":
+        k = shape.size[0]
+        return x, y, x + shape.drawing.width * k, y + shape.drawing.height * k
+    xs, ys = [p[0] for p in shape.points], [p[1] for p in shape.points]
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
+
+def bounds(drawing: Drawing) -> tuple[float, float, float, float] | None:
+    """The box (left, top, right, bottom) of all the ink in `drawing` (None: no shapes)."""
+    boxes = [placed.extent() for placed in walk(drawing)]
+    if not boxes:
+        return None
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+            max(b[3] for b in boxes))
 
 
 # -- SVG ---------------------------------------------------------------------------------------

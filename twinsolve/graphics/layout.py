@@ -1,4 +1,4 @@
-"""Layouts on `graphics.canvas` drawings: text that fits, captioned frames, strips wrapped into rows.
+"""Layouts on `graphics.canvas` drawings: text that fits, captioned frames, strips in rows.
 
 A picture of a plan is a strip of small drawings, one per state, each with a
 caption naming the move that led to it. `wrap` lays such a strip out left to
@@ -13,6 +13,13 @@ made this way stay within `MAX_WIDTH` x `MAX_HEIGHT` mm when their blocks
 are made for `MAX_WIDTH - 2 * margin`: `headed_page` and `plan_page` are
 the two pages the sequence puzzles draw (facts over a picture, facts over a
 plan's strip), their blocks `BODY_WIDTH` wide at most.
+
+A picture may be asked for a narrower or shorter page than `MAX_WIDTH` x
+`MAX_HEIGHT` (a slot of a printed sheet): `headed_page` and `plan_page`
+take the page's `width` and `height`, so their text wraps and their strip
+rows break for the room there is, and `body_width(width)` is the widest
+block such a page holds. `key` is a picture's key: small samples, each
+followed by what it means, wrapped into rows like a strip.
 
 Grid puzzles draw cells of a fixed side, smaller when the grid would not
 fit the page: `fit_cell` is that side, and a `CellGrid` says where each cell
@@ -41,11 +48,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..core.drawing import Gap, shown
-from .canvas import Drawing
+from .canvas import Drawing, text_width
 
 __all__ = ["MAX_WIDTH", "MAX_HEIGHT", "PAGE_MARGIN", "PAGE_GAP", "BODY_WIDTH", "text_width",
            "fit_size", "fit_cell", "CellGrid", "line_page", "text_block", "captioned", "note",
-           "wrap", "plan_strip", "stack", "headed_page", "plan_page"]
+           "wrap", "plan_strip", "stack", "headed_page", "plan_page", "key", "swatch",
+           "body_width"]
 
 MAX_WIDTH = 180.0    # mm: the widest page a picture may be
 MAX_HEIGHT = 250.0   # mm: the tallest
@@ -54,23 +62,7 @@ PAGE_GAP = 4.0       # mm between its blocks
 BODY_WIDTH = MAX_WIDTH - 2 * PAGE_MARGIN  # the widest block such a page holds
 _SHRINK = 0.92       # each retry of `wrap` shrinks the frames by this factor
 _SMALLEST = 0.02     # ... down to this scale at most
-
-
-# DejaVu Sans advance widths in em, each class rounded up to its widest character:
-# (characters, regular, bold); any other character counts as the widest class.
-_CLASSES = (
-    (" '.,·:;|/\\ijlIJ", 0.34, 0.40),
-    ("ft-()[]!r\"*_`", 0.50, 0.53),
-    ("abcdeghknopqsuvxyz0123456789LFPTYES$?", 0.64, 0.74),
-    ("ABCDGHKNOQRUVXZw&#+<=>^~×→−♚♛♜♝♞♟", 0.90, 0.93),
-)
-_WIDEST = (1.0, 1.11)  # m M W % @ … and the rest
-_EM = {char: (regular, bold) for chars, regular, bold in _CLASSES for char in chars}
-
-
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """At least the width in mm of `text` set `size` mm high (module docstring)."""
-    return sum(_EM.get(char, _WIDEST)[1 if bold else 0] for char in text) * size
+READABLE = 0.8       # a strip laid out for a given room is shrunk no further (`plan_page`)
 
 
 def fit_size(text: str, width: float, size: float, bold: bool = False) -> float:
@@ -225,18 +217,20 @@ def _rows(items: Sequence[Drawing], scale: float, max_width: float, gap: float,
 
 
 def wrap(items: Sequence[Drawing], *, max_width: float = MAX_WIDTH,
-         max_height: float = MAX_HEIGHT, gap: float = 3.0, row_gap: float = 4.0) -> Drawing:
+         max_height: float = MAX_HEIGHT, gap: float = 3.0, row_gap: float = 4.0,
+         least: float = _SMALLEST) -> Drawing:
     """The items left to right in rows at most `max_width` wide, each row under the last.
 
     Every item keeps its proportions; all are shrunk by one factor when the
     rows would be taller than `max_height` (or an item wider than
-    `max_width`). Items in a row share its top edge; gaps are not shrunk.
+    `max_width`), but not below `least` (the strip is then taller than
+    `max_height`). Items in a row share its top edge; gaps are not shrunk.
     """
     if not items:
         raise ValueError("a strip needs at least one drawing")
     scale = min(1.0, max_width / max(item.width for item in items))
     layout = _rows(items, scale, max_width, gap, row_gap)
-    while layout.height > max_height and scale > _SMALLEST:
+    while layout.height > max_height and scale * _SHRINK >= min(least, scale):
         scale *= _SHRINK
         layout = _rows(items, scale, max_width, gap, row_gap)
     strip = Drawing(layout.width, layout.height)
@@ -253,7 +247,7 @@ def wrap(items: Sequence[Drawing], *, max_width: float = MAX_WIDTH,
 def plan_strip(steps: int, frame: Callable[[int], Drawing], caption: Callable[[int], str], *,
                noun: str = "steps", size: float = 2.8, max_width: float = MAX_WIDTH,
                max_height: float = MAX_HEIGHT, gap: float = 3.0,
-               row_gap: float = 4.0) -> Drawing:
+               row_gap: float = 4.0, least: float = _SMALLEST) -> Drawing:
     """A wrapped strip of the states of a `steps`-step plan, each with its caption.
 
     `frame(k)` draws the state after k steps (0 is the start) and `caption(k)`
@@ -270,7 +264,8 @@ def plan_strip(steps: int, frame: Callable[[int], Drawing], caption: Callable[[i
     tallest = max(f.height for f in frames if isinstance(f, Drawing))
     items = [f if isinstance(f, Drawing) else note(f, text_width(f, size) + 4, tallest, size=size)
              for f in frames]
-    return wrap(items, max_width=max_width, max_height=max_height, gap=gap, row_gap=row_gap)
+    return wrap(items, max_width=max_width, max_height=max_height, gap=gap, row_gap=row_gap,
+                least=least)
 
 
 def stack(blocks: Sequence[Drawing], *, gap: float = 4.0, margin: float = 5.0,
@@ -288,23 +283,75 @@ def stack(blocks: Sequence[Drawing], *, gap: float = 4.0, margin: float = 5.0,
     return page
 
 
-def headed_page(lines: Sequence[str], body: Drawing, *, margin: float = PAGE_MARGIN,
-                gap: float = PAGE_GAP) -> Drawing:
-    """`lines` as a text block (the first bold) over `body`, `margin` mm round the page.
+def body_width(width: float | None = None, margin: float = PAGE_MARGIN) -> float:
+    """The widest block a page `width` mm wide (None: `MAX_WIDTH`) holds inside its margin.
 
-    The text is at most `MAX_WIDTH - 2 * margin` wide; so should `body` be.
+    >>> body_width(), body_width(90)
+    (170.0, 80.0)
     """
-    heading = text_block(lines, width=MAX_WIDTH - 2 * margin, bold_first=True)
+    return min(width or MAX_WIDTH, MAX_WIDTH) - 2 * margin
+
+
+def headed_page(lines: Sequence[str], body: Drawing, *, margin: float = PAGE_MARGIN,
+                gap: float = PAGE_GAP, width: float | None = None,
+                size: float = 3.5) -> Drawing:
+    """`lines` as a text block (the first bold, `size` mm high) over `body`, `margin` mm
+    round a page at most `width` mm wide (None: `MAX_WIDTH`).
+
+    The text is at most `body_width(width)` wide; so should `body` be.
+    """
+    heading = text_block(lines, size=size, width=body_width(width, margin), bold_first=True)
     return stack([heading, body], gap=gap, margin=margin)
 
 
 def plan_page(lines: Sequence[str], steps: int, frame: Callable[[int], Drawing],
               caption: Callable[[int], str], *, noun: str = "steps",
-              margin: float = PAGE_MARGIN, gap: float = PAGE_GAP) -> Drawing:
-    """`lines` as a text block (the first bold) over the `plan_strip` of a `steps`-step plan,
-    the strip shrunk to the room the text leaves on a `MAX_WIDTH` x `MAX_HEIGHT` page."""
-    width = MAX_WIDTH - 2 * margin
-    heading = text_block(lines, width=width, bold_first=True)
-    strip = plan_strip(steps, frame, caption, noun=noun, max_width=width,
-                       max_height=MAX_HEIGHT - 2 * margin - heading.height - gap)
+              margin: float = PAGE_MARGIN, gap: float = PAGE_GAP, width: float | None = None,
+              height: float | None = None, size: float = 3.5,
+              caption_size: float = 2.8) -> Drawing:
+    """`lines` as a text block (the first bold, `size` mm high) over the `plan_strip` of a
+    `steps`-step plan (captions `caption_size` mm high), the strip shrunk to the room the
+    text leaves on a page at most `width` x `height` mm (None: `MAX_WIDTH` x
+    `MAX_HEIGHT`). A strip laid out for a given `height` (a sheet's slot) is shrunk no
+    further than `READABLE`: the page is then taller than asked, and the caller scales
+    it or finds it more room, rather than getting frames too small to read."""
+    inner = body_width(width, margin)
+    tallest = min(height or MAX_HEIGHT, MAX_HEIGHT) - 2 * margin
+    heading = text_block(lines, size=size, width=inner, bold_first=True)
+    strip = plan_strip(steps, frame, caption, noun=noun, size=caption_size, max_width=inner,
+                       max_height=max(tallest - heading.height - gap, 10.0),
+                       least=_SMALLEST if height is None else READABLE)
     return stack([heading, strip], gap=gap, margin=margin)
+
+
+def swatch(fill: str | None, *, side: float = 4.0, stroke: str | None = "#555555",
+           width: float = 0.25) -> Drawing:
+    """A `side` mm square sample of a colour for a `key`."""
+    sample = Drawing(side, side)
+    return sample.rect(width / 2, width / 2, side - width, side - width, fill=fill,
+                       stroke=stroke, width=width)
+
+
+def key(entries: Sequence[tuple[Drawing, str]], *, size: float = 3.0,
+        width: float = MAX_WIDTH, gap: float = 4.0) -> Drawing:
+    """A picture's key: each sample drawing followed by what it means, in rows at most
+    `width` mm wide (`wrap`), each entry's words `size` mm high (smaller when one entry
+    alone would be wider than `width`).
+
+    >>> legend = key([(swatch("#ff0000"), "a red cell"), (swatch(None), "an empty one")],
+    ...              width=40)
+    >>> legend.width <= 40, legend.count("rect"), legend.count("text")
+    (True, 2, 2)
+    """
+    if not entries:
+        raise ValueError("a key needs at least one entry")
+    items = []
+    for sample, words in entries:
+        room = width - sample.width - size * 0.5
+        text = fit_size(words, room, size)
+        tall = max(sample.height, size * 1.4)
+        item = Drawing(sample.width + size * 0.5 + text_width(words, text), tall)
+        item.place(sample, 0.0, (tall - sample.height) / 2)
+        item.text(sample.width + size * 0.5, tall / 2, words, size=text, anchor="start")
+        items.append(item)
+    return wrap(items, max_width=width, gap=gap, row_gap=size * 0.4)

@@ -29,6 +29,7 @@ solution (proven)").
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import registry
-from ..core.errors import InstanceError, UsageError
+from ..core.errors import InstanceError, UsageError, quoted
 from ..core.instance_file import header_words, read_text
 from ..core.limits import Limits
 from ..core.result import Result, Status
@@ -45,7 +46,8 @@ from ..core.sources import instances
 from ..files.atomic import write_bytes
 from ..graphics.canvas import Drawing
 
-__all__ = ["Item", "Answer", "gather", "answer_of", "draw", "file_names", "ROBOTS"]
+__all__ = ["Item", "Answer", "gather", "answer_of", "draw", "check_styles", "file_names",
+           "render_files", "sheet_file", "ROBOTS"]
 
 ROBOTS = "robots"  # the header word of a stealth-game level
 UNSOLVABLE_ON_SHEET = "no solution (proven)"  # a sheet's box for a puzzle proven unsolvable
@@ -66,17 +68,31 @@ class Item:
 
     @property
     def name(self) -> str:
-        """How a sheet names it: its `# name:`, else the file's name without `.txt`."""
+        """How a picture's title names it: its `# name:`, else the file's name without
+        `.txt`."""
         stem = Path(self.label.split("#")[0]).stem
         key = self.label.partition("#")[2]
         return self.meta.get("name") or (f"{stem} {key}" if key else stem)
 
     @property
+    def title(self) -> str:
+        """What it is, for a caption: its puzzle's title, or a stealth-game level."""
+        return "Stealth game level" if self.is_level else registry.puzzle_of(self.thing).title
+
+    @property
     def level(self) -> str:
-        """Its difficulty (`# difficulty:`), or the puzzle's title when it has none."""
+        """Its difficulty (`# difficulty:`, which `generate` and the graded sets write), or
+        "" when the file has none."""
+        return self.meta.get("difficulty", "")
+
+    @property
+    def rules(self) -> str:
+        """Its puzzle's rules for people, headed by the title (`Puzzle.rules_text`; "":
+        none)."""
         if self.is_level:
-            return "stealth game level"
-        return self.meta.get("difficulty") or registry.puzzle_of(self.thing).title
+            return ""
+        entry = registry.puzzle_of(self.thing)
+        return f"{entry.title}: {entry.rules_text}" if entry.rules_text else ""
 
 
 def _is_level_file(path: Path) -> bool:
@@ -139,8 +155,10 @@ class Answer:
 
 def answer_of(item: Item, solve: bool, timeout: float) -> Answer:
     """The item's solution to draw, or why there is none (module docstring)."""
-    if item.is_level:
-        return Answer(None)
+    if item.is_level:  # a level's answer: how its robots keep watch, their patrol routes
+        from ..robots.picture import routes_of
+
+        return Answer(routes_of(item.thing) if solve else None)
     entry = registry.puzzle_of(item.thing)
     known = item.meta.get("expect-solution")
     if known is not None:
@@ -154,7 +172,7 @@ def answer_of(item: Item, solve: bool, timeout: float) -> Answer:
         return Answer(None)
     big = registry.too_large(item.thing)
     if big:  # its summary run would hold no solution to draw
-        return Answer(None, f"{big}, so no solution to draw")
+        return Answer(None, f"{big}, so no solution to draw", brief="too large to draw")
     return _answer_of_run(run(item.thing, "hand", Limits(timeout=timeout)), timeout)
 
 
@@ -171,13 +189,65 @@ def _answer_of_run(result: Result, timeout: float) -> Answer:
     return Answer(None, f"no solution: hand answered {result.status.value}{because}")
 
 
-def draw(item: Item, solution: Any | None = None) -> Drawing:
-    """The item's picture, with `solution` drawn in when given."""
+Styles = tuple[tuple[str, str], ...]  # (name, value) pairs of `--style NAME=VALUE`
+
+
+def _picture_module(item: Item) -> Any:
+    return registry.picture(registry.puzzle_of(item.thing))
+
+
+def _styles_of(module: Any) -> dict[str, tuple[str, ...]]:
+    """The styles a picture module offers (`STYLES`: name -> its values, the default
+    first); a picture without them has none."""
+    return dict(getattr(module, "STYLES", {}))
+
+
+def _keywords(function: Any) -> set[str]:
+    """The keyword options a picture's `draw` takes: the room (`width`, `height`) and the
+    cell size (`cell`) a sheet passes, and its styles; a plugin's `draw(instance,
+    solution=None)` takes none (a sheet then scales its picture into the slot)."""
+    return {name for name, parameter in inspect.signature(function).parameters.items()
+            if parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD)}
+
+
+def check_styles(items: list[Item], styles: Styles) -> None:
+    """Refuse, in one line, a style no picture of `items` offers or a value it does not
+    take (before anything is drawn or solved)."""
+    offered: dict[str, dict[str, tuple[str, ...]]] = {}
+    for item in items:
+        if not item.is_level:
+            for name, values in _styles_of(_picture_module(item)).items():
+                offered.setdefault(name, {})[item.title] = values
+    for name, value in styles:
+        given = quoted(f"{name}={value}")
+        if name not in offered:
+            known = ", ".join(f"{n}={'|'.join(v)}" for n, by in sorted(offered.items())
+                              for v in list(by.values())[:1])
+            raise UsageError(f"--style {given}: no picture here has a style {quoted(name)}"
+                             + (f" (styles: {known})" if known else ""))
+        for title, values in offered[name].items():
+            if value not in values:
+                raise UsageError(f"--style {given}: {title} takes {name}={'|'.join(values)}")
+
+
+def draw(item: Item, solution: Any | None = None, *, room: tuple[float, float] | None = None,
+         cell: float | None = None, styles: Styles = ()) -> Drawing:
+    """The item's picture, with `solution` drawn in when given; laid out for `room` (width,
+    height in mm, a sheet's slot), its board's cells `cell` mm wide, and in `styles`, where
+    its picture takes them."""
     if item.is_level:
         from ..robots.picture import draw as draw_level
 
-        return draw_level(item.thing)
-    return registry.picture(registry.puzzle_of(item.thing)).draw(item.thing, solution)
+        return draw_level(item.thing, routes=solution)
+    module = _picture_module(item)
+    takes = _keywords(module.draw)
+    offered = _styles_of(module)
+    options: dict[str, Any] = {name: value for name, value in styles if name in offered}
+    if room is not None and {"width", "height"} <= takes:
+        options.update(width=room[0], height=room[1])
+    if cell is not None and "cell" in takes:
+        options.update(cell=cell)
+    return module.draw(item.thing, solution, **options)
 
 
 def file_names(items: list[Item], suffix: str) -> list[str]:
@@ -208,7 +278,7 @@ def check_picture_path(path: str, fmt: str | None = None) -> str:
 
 
 def render_files(items: list[Item], out: str, fmt: str, with_solution: bool,
-                 timeout: float) -> tuple[list[Path], list[str]]:
+                 timeout: float, styles: Styles = ()) -> tuple[list[Path], list[str]]:
     """Write one picture per item into folder `out` (created when missing): `STEM.FMT`,
     or `STEM-solution.FMT` with the solution drawn in (module docstring), none for a
     puzzle proven unsolvable. Every picture is drawn before the first is written, so a
@@ -217,6 +287,7 @@ def render_files(items: list[Item], out: str, fmt: str, with_solution: bool,
     from ..files.atomic import output_folder
     from ..graphics.canvas import encode
 
+    check_styles(items, styles)
     suffix = f"-solution.{fmt}" if with_solution else f".{fmt}"
     pictures, notes = [], []
     for item, name in zip(items, file_names(items, suffix), strict=True):
@@ -226,22 +297,25 @@ def render_files(items: list[Item], out: str, fmt: str, with_solution: bool,
             continue
         if answer.why:
             notes.append(f"{item.label}: {answer.why}; drawn without one")
-        pictures.append((name, encode(draw(item, answer.solution), fmt, title=item.name)))
+        drawing = draw(item, answer.solution, styles=styles)
+        pictures.append((name, encode(drawing, fmt, title=item.name)))
     folder = output_folder(Path(out))
     return [write_bytes(folder / name, data) for name, data in pictures], notes
 
 
 def sheet_file(items: list[Item], out: str, per_page: int, with_solutions: bool,
                timeout: float, title: str = "twinsolve puzzles",
-               include_unsolvable: bool = False) -> Path:
+               include_unsolvable: bool = False, paper: str = "a4",
+               styles: Styles = ()) -> Path:
     """Write the printable sheet of `items` to the PDF `out` (`pictures.sheet`).
 
     Every puzzle is solved (within `timeout`, unless its file gives the solution), with
     or without `with_solutions`, so that a puzzle proven unsolvable is refused, one line
     each and nothing written, unless `include_unsolvable`."""
     from ..graphics.canvas import pdf_pages
-    from .sheet import Entry, pages
+    from .sheet import pages
 
+    check_styles(items, styles)
     answers = [answer_of(item, solve=True, timeout=timeout) for item in items]
     refused = [f"{item.label}: {answer.why}: a sheet holds puzzles with a solution "
                f"(--include-unsolvable prints it, as '{UNSOLVABLE_ON_SHEET}')"
@@ -249,10 +323,23 @@ def sheet_file(items: list[Item], out: str, per_page: int, with_solutions: bool,
                if answer.unsolvable and not include_unsolvable]
     if refused:
         raise UsageError("\n".join(refused))
-    entries = []
-    for item, answer in zip(items, answers, strict=True):
-        solution = answer.solution if with_solutions else None
-        entries.append(Entry(item.name, item.level, draw(item),
-                             draw(item, solution) if solution is not None else None,
-                             answer.brief))
-    return write_bytes(out, pdf_pages(pages(entries, per_page, with_solutions, title)))
+    entries = [sheet_entry(item, answer.solution if with_solutions else None, answer.brief,
+                           styles) for item, answer in zip(items, answers, strict=True)]
+    return write_bytes(out, pdf_pages(pages(entries, per_page, with_solutions, title, paper)))
+
+
+def sheet_entry(item: Item, solution: Any | None, missing: str, styles: Styles = ()) -> Any:
+    """The item as a sheet's `Entry`: its caption's words, rules, and its pictures drawn
+    for the room of a slot."""
+    from .sheet import Entry
+
+    def puzzle(room: tuple[float, float], cell: float | None) -> Drawing:
+        return draw(item, room=room, cell=cell, styles=styles)
+
+    def answer(room: tuple[float, float], cell: float | None) -> Drawing:
+        return draw(item, solution, room=room, cell=cell, styles=styles)
+
+    kind = ROBOTS if item.is_level else registry.puzzle_of(item.thing).name
+    name = item.meta.get("name", "")
+    return Entry(item.title, item.level, puzzle, answer if solution is not None else None,
+                 missing, kind=kind, rules=item.rules, name=name)

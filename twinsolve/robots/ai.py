@@ -77,6 +77,10 @@ goes through it, never through the game: scouts' shared marks and claims,
 sentinels' distinct posts, the ring. It is the game's `Memory`: an undo
 brings the minds back as they were before the turn. A robot's planned `path`
 starts at the cell it stands on after its step and ends at its target.
+
+`patrol_routes(level)` runs a planner on the level with no robot ever
+perceiving the player: each robot's walk on patrol, what `twinsolve render
+LEVEL --solution` draws.
 """
 
 from __future__ import annotations
@@ -86,19 +90,22 @@ import enum
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from ..search.fields import FieldCache, astar_path, dfs_order
 from ..search.grid import Grid
-from .game import ALARM_TURNS, Brain, Layout, View
-from .level import RobotKind, Tile
+from .game import ALARM_TURNS, Brain, Game, Layout, RobotBody, View
+from .level import Level, RobotKind, Tile
 
-__all__ = ["Mode", "Mind", "Planner", "costs", "random_walk", "predicted_point", "LOOKAHEAD",
-           "SWEEP_TURNS", "RING_RADIUS", "INTENTS"]
+__all__ = ["Mode", "Mind", "Planner", "costs", "random_walk", "predicted_point", "patrol_beat",
+           "patrol_routes", "LOOKAHEAD", "SWEEP_TURNS", "RING_RADIUS", "PATROL_RADIUS",
+           "ROUTE_TURNS", "INTENTS"]
 
 LOOKAHEAD = 4
 SWEEP_TURNS = 14
 RING_RADIUS = 4
 PATROL_RADIUS = 3  # a patrolling robot walks the cells this many steps from home
+ROUTE_TURNS = 200  # the longest patrol walk `patrol_routes` follows
 INTENTS = {RobotKind.SENTINEL: "guard chokepoint", RobotKind.HUNTER: "chase",
            RobotKind.INTERCEPTOR: "intercept", RobotKind.SCOUT: "sweep"}
 
@@ -161,6 +168,56 @@ def predicted_point(grid: Grid, cell: int, heading: tuple[int, int] | None,
             break
         cell = r * grid.cols + c
     return cell
+
+
+def patrol_beat(grid: Grid, home: int) -> list[int]:
+    """A patrolling robot's beat: the cells within `PATROL_RADIUS` steps of `home` over
+    `grid`'s passable cells, in depth-first order from home.
+
+    >>> patrol_beat(Grid.from_strings(["........"]), 1)
+    [1, 2, 3, 4, 0]
+    """
+    near = grid.distances([home], max_dist=PATROL_RADIUS)
+    region = bytes(1 if d >= 0 else 0 for d in near)
+    return dfs_order(grid, home, within=region) or [home]
+
+
+def patrol_routes(level: Level, turns: int = ROUTE_TURNS) -> list[list[int]]:
+    """Each robot's walk on patrol (its cells from home, one a turn), as the planner makes
+    it while no robot perceives the player: a robot on its beat once round it, back home;
+    a sentinel up to its post; at most `turns` turns each (a door may keep one waiting).
+    The picture of a level's solution draws them (`picture.routes_of`)."""
+    game = Game(level, [_stay] * len(level.robots))
+    planner = Planner([robot.kind for robot in level.robots])
+    bodies = game.state.robots
+    walks = [[body.cell] for body in bodies]
+    rounds = [len(patrol_beat(game.grid, body.home)) for body in bodies]
+    walking = set(range(len(bodies)))
+    for tick in range(turns):
+        grid = game.passability(tick)
+        for index, body in enumerate(bodies):
+            view = View(index, body.kind, body.home, body.cell, grid, None, None, tick,
+                        MappingProxyType({}), game.layout)
+            body.cell = planner.decide(view)
+            if index in walking:
+                walks[index].append(body.cell)
+                if _walked(planner.minds[index], body, rounds[index]):
+                    walking.discard(index)
+        if not walking:
+            break
+    return walks
+
+
+def _stay(view: View) -> int:
+    return view.cell
+
+
+def _walked(mind: Mind, body: RobotBody, round_: int) -> bool:
+    """Whether a patrol walk is done: a sentinel on its post, any other robot home again
+    from the last cell of its beat."""
+    if body.kind is RobotKind.SENTINEL:
+        return body.cell == mind.post
+    return body.cell == body.home and mind.beat >= round_
 
 
 def _manhattan(cols: int, a: int, b: int) -> int:
@@ -289,21 +346,19 @@ class Planner:
         mind.intent = INTENTS[kind]
         if kind is RobotKind.SCOUT and mind.mode is Mode.SEARCH:
             return self._sweep(view, mind)
-        if kind is RobotKind.INTERCEPTOR and mind.last_known is not None:
-            return self._ambush(view, mind)
         if mind.mode is Mode.SEARCH and mind.last_known == view.cell:
+            # Where the player was last known, and nobody there: nothing left to go for.
             mind.mode, mind.last_known, mind.heading = Mode.RETURN, None, None
             mind.intent = "return"
             return view.home
+        if kind is RobotKind.INTERCEPTOR and mind.last_known is not None:
+            return self._ambush(view, mind)
         return mind.last_known if mind.last_known is not None else view.home
 
     def _beat(self, view: View, mind: Mind) -> int:
-        """The next cell of its beat: the cells within `PATROL_RADIUS` steps of home in
-        depth-first order, walked round and round."""
-        near = view.grid.distances([view.home], max_dist=PATROL_RADIUS)
-        mind.nodes += len(near) - near.count(-1)
-        region = bytes(1 if d >= 0 else 0 for d in near)
-        beat = dfs_order(view.grid, view.home, within=region) or [view.home]
+        """The next cell of its beat (`beat`), walked round and round."""
+        beat = patrol_beat(view.grid, view.home)
+        mind.nodes += len(beat)
         if beat[mind.beat % len(beat)] == view.cell:
             mind.beat += 1
         return beat[mind.beat % len(beat)]

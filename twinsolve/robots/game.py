@@ -184,7 +184,7 @@ class Game:
                               robot.home[0] * cols + robot.home[1]) for robot in level.robots])
         self.undos_left = UNDOS
         self._history: list[tuple[_State, object]] = []  # (state, the brains' memory) per turn
-        self.grid = self._snapshot(0)
+        self.grid = self.passability(0)
         self.maze = Grid(level.rows, cols, self._walls)  # the walls only, every door open
         self.layout = Layout(tuple(self.tiles), self.maze, self.exit, self.start,
                              level.robot_vision)
@@ -204,8 +204,9 @@ class Game:
 
     # -- the world -------------------------------------------------------------------------
 
-    def _snapshot(self, tick: int) -> Grid:
-        """Walls and the doors closed on `tick` closed: the passability everyone shares."""
+    def passability(self, tick: int) -> Grid:
+        """Walls and the doors closed on `tick` closed: the passability everyone shares on
+        that tick (a new grid each call)."""
         grid = Grid(self.level.rows, self.level.cols, self._walls)
         for cell, door in self._doors:
             if not door.is_open(tick):
@@ -292,7 +293,7 @@ class Game:
         if self.memory is not None:
             self.memory.restore(memory)
         self.rng.setstate(self.state.rng)
-        self.grid = self._snapshot(self.state.tick)
+        self.grid = self.passability(self.state.tick)
         self.events.append("undo")
 
     def _player_acts(self, action: str) -> bool:
@@ -404,7 +405,7 @@ class Game:
     def _advance(self) -> None:
         state = self.state
         state.tick += 1
-        self.grid = self._snapshot(state.tick)
+        self.grid = self.passability(state.tick)
         if state.outcome is Outcome.PLAYING and state.tick >= self.level.turns:
             state.outcome = Outcome.TIMEOUT
             self.events.append("timeout")

@@ -19,6 +19,13 @@ planned path as a thin line in its colour and its target ringed (dashed, with
 crosshair ticks), and a status line (tick, action, shards left, EMP charges,
 the exit, the outcome) under the legend.
 
+With `routes` (`routes_of(level)`: what `twinsolve render LEVEL --solution`
+draws, a level's answer being how its robots keep watch) the robots' patrol
+routes over the level as it starts: each robot's walk on patrol while nobody
+perceives the player (`ai.patrol_routes`: once round its beat and home, a
+sentinel up to its post) as a broad translucent band in its colour, each step
+drawn once, and a sentinel's post ringed.
+
 Sizes: `CELL_MM` per cell, scaled down so that the whole picture fits the page
 of `graphics.layout` (`MAX_WIDTH` x `MAX_HEIGHT`, 180 x 250 mm; the cell side
 is its `fit_cell`, in steps of 0.01 mm): the 64x64 stress level gets 2.76 mm
@@ -38,9 +45,10 @@ from typing import Any
 
 from ..graphics.canvas import Drawing
 from ..graphics.layout import CellGrid, fit_cell, fit_size, text_width
+from .ai import patrol_routes
 from .level import Item, Level, RobotKind, Tile
 
-__all__ = ["draw", "PALETTE", "ROBOT_COLOURS", "CELL_MM"]
+__all__ = ["draw", "routes_of", "PALETTE", "ROBOT_COLOURS", "CELL_MM"]
 
 CELL_MM = 6.0  # a cell's side before scaling down
 MARGIN = 1.5  # round the map, mm
@@ -70,9 +78,17 @@ _INK = "#263238"  # outlines and the legend's words
 Cell = tuple[int, int]
 
 
-def draw(level: Level, record: dict[str, Any] | None = None) -> Drawing:
-    """The picture of `level` as it starts, or of the turn `record` describes (module
-    docstring); deterministic, so `canvas.svg` of it gives the same bytes every time.
+def routes_of(level: Level) -> list[list[list[int]]]:
+    """The robots' patrol routes of `level` (`ai.patrol_routes`), robot by robot in the
+    level's order, as cells [row, col]: what `draw` takes as `routes`."""
+    return [[list(divmod(cell, level.cols)) for cell in walk] for walk in patrol_routes(level)]
+
+
+def draw(level: Level, record: dict[str, Any] | None = None,
+         routes: list[list[list[int]]] | None = None) -> Drawing:
+    """The picture of `level` as it starts, or of the turn `record` describes, with the
+    robots' patrol `routes` when given (module docstring); deterministic, so `canvas.svg`
+    of it gives the same bytes every time.
 
     >>> from twinsolve.robots import level as levels
     >>> picture = draw(levels.parse("robots 1 4\\nP*.E\\n"))
@@ -80,7 +96,7 @@ def draw(level: Level, record: dict[str, Any] | None = None) -> Drawing:
     (90.0, True)
     """
     state = record if record is not None else _start_state(level)
-    entries = _legend_entries(record is not None)
+    entries = _legend_entries(record is not None, routes is not None)
     status = _status_text(level, record) if record is not None else ""
     cell, lines = _fit(level, entries, bool(status))
     width = _page_width(level, cell)
@@ -91,6 +107,8 @@ def draw(level: Level, record: dict[str, Any] | None = None) -> Drawing:
     _draw_tiles(picture, board, level, _cells(state.get("alarms", [])))
     _draw_doors(picture, board, state["doors"])
     _draw_exit(picture, board, level.exit, state["exit_open"])
+    if routes is not None:
+        _draw_routes(picture, board, level, routes)
     _draw_plans(picture, board, state["robots"])
     _draw_items(picture, board, state)
     _draw_robots(picture, board, state["robots"])
@@ -233,6 +251,40 @@ def _draw_plans(picture: Drawing, board: CellGrid, robots: list[dict[str, Any]])
                          ROBOT_COLOURS[_kind(robot)])
 
 
+def _draw_routes(picture: Drawing, board: CellGrid, level: Level,
+                 routes: list[list[list[int]]]) -> None:
+    """Each robot's patrol route, a step drawn once (a walk goes back along its beat's
+    dead ends), and a sentinel's post ringed."""
+    s = board.cell
+    for robot, walk in zip(level.robots, routes, strict=True):
+        colour = ROBOT_COLOURS[robot.kind]
+        for run in _runs([(cell[0], cell[1]) for cell in walk]):
+            picture.polyline([board.centre(*cell) for cell in run], stroke=colour,
+                             width=s * 0.3, opacity=0.35)
+        if robot.kind is RobotKind.SENTINEL and walk:
+            _target_ring(picture, *board.centre(*walk[-1]), s, colour)
+
+
+def _runs(walk: list[Cell]) -> list[list[Cell]]:
+    """`walk` cut into runs of steps not taken before (either way): every step once.
+
+    >>> _runs([(0, 0), (0, 1), (0, 2), (0, 1), (1, 1)])
+    [[(0, 0), (0, 1), (0, 2)], [(0, 1), (1, 1)]]
+    """
+    runs: list[list[Cell]] = []
+    taken: set[frozenset[Cell]] = set()
+    for a, b in zip(walk, walk[1:], strict=False):
+        step = frozenset((a, b))
+        if a == b or step in taken:
+            continue
+        taken.add(step)
+        if runs and runs[-1][-1] == a:
+            runs[-1].append(b)
+        else:
+            runs.append([a, b])
+    return runs
+
+
 def _target_ring(picture: Drawing, cx: float, cy: float, s: float, colour: str) -> None:
     # the canvas dashes lines only, so the dashed ring is a closed 32-sided polyline
     ring = [(cx + s * 0.44 * math.cos(k * math.pi / 16), cy + s * 0.44 * math.sin(k * math.pi / 16))
@@ -343,7 +395,7 @@ def _centred(paint: Callable[..., None], *extra: Any
     return mark
 
 
-def _legend_entries(with_plans: bool) -> list[_Entry]:
+def _legend_entries(with_plans: bool, with_routes: bool = False) -> list[_Entry]:
     entries = [_Entry(label, _tile_mark(name)) for name, label in
                (("wall", "wall"), ("floor", "floor"), ("cover", "cover"),
                 ("alarm", "alarm cell"))]
@@ -357,7 +409,15 @@ def _legend_entries(with_plans: bool) -> list[_Entry]:
     if with_plans:
         entries += [_Entry("planned path", _path_mark),
                     _Entry("target", _centred(_target_ring, _INK))]
+    if with_routes:
+        entries += [_Entry("patrol route", _route_mark),
+                    _Entry("sentinel's post", _centred(_target_ring, _INK))]
     return entries
+
+
+def _route_mark(picture: Drawing, x: float, y: float, s: float) -> None:
+    picture.polyline([(x, y + s / 2), (x + s, y + s / 2)], stroke=_INK, width=s * 0.3,
+                     opacity=0.35)
 
 
 def _path_mark(picture: Drawing, x: float, y: float, s: float) -> None:

@@ -115,7 +115,7 @@ def page_data(replay: dict[str, Any]) -> dict[str, Any]:
 
 
 def _file_name(source: str) -> str:
-    """The level file's name without its folders (a Windows path's too): where it lay on the
+    r"""The level file's name without its folders (a Windows path's too): where it lay on the
     recording machine is nobody's business.
 
     >>> _file_name("/home/ann/levels/maze.txt"), _file_name("C:\\levels\\maze.txt")

@@ -13,7 +13,7 @@ The screen: the map on the left, the HUD on the right of a `|` column.
   (colours are added where `curses.has_colors()`): `@` the player, `S` `H`
   `I` `C` the sentinel, hunter, interceptor and scout (lower case while
   stunned), `*` a data shard (gold), `e` an EMP pickup (cyan), `k` the
-  skill point (magenta), `>` the open exit, `X` the exit still locked, `+`
+  skill point (pink; magenta with eight colours), `>` the open exit, `X` the exit still locked, `+`
   a closed door, `/` an open one, a digit on a door the turns until it
   opens (reverse video: closed now) or closes (plain), `"` cover, `^` an
   alarm cell, `!` one ringing, `#` a wall, `.` floor. No letter on the map
@@ -99,7 +99,7 @@ from .level import Door, Item, Level, RobotKind, Tile
 __all__ = ["play", "watch", "replay_timeline", "draw", "Frame", "Timeline", "Board", "Palette",
            "Role", "Glyph", "minimum_size", "door_countdown", "catcher", "footsteps_cue",
            "help_pages", "replay_names", "PANEL_WIDTH", "HUD_ROWS", "SIGHT_WINDOW",
-           "BOX_COLUMNS", "SPEEDS", "FOOTSTEPS_CUE"]
+           "BOX_COLUMNS", "SPEEDS", "FOOTSTEPS_CUE", "GOLD", "CYAN", "PINK"]
 
 PANEL_WIDTH = 31   # the HUD's columns: one margin and 30 for text
 HUD_ROWS = 15      # its essential lines (module docstring)
@@ -311,6 +311,7 @@ class Frame:
 # replay page's colours (`picture.ROBOT_COLOURS`) as near as a terminal has them.
 _KIND_COLOURS = {"sentinel": (curses.COLOR_RED, 160), "hunter": (curses.COLOR_YELLOW, 208),
                  "interceptor": (curses.COLOR_MAGENTA, 129), "scout": (curses.COLOR_CYAN, 30)}
+GOLD, CYAN, PINK = 220, 44, 162  # the items' shades: shards, EMP pickups, the skill point
 # What a robot's own marks add to its colour.
 _KIND_EXTRA = {Role.ROBOT: curses.A_BOLD, Role.PATH: curses.A_BOLD, Role.VISITED: 0,
                Role.TARGET: curses.A_REVERSE | curses.A_BOLD}
@@ -368,10 +369,11 @@ class Palette:
             Role.DOOR: (curses.COLOR_BLUE, curses.A_BOLD),
             Role.EXIT_SHUT: (curses.COLOR_RED, curses.A_BOLD),
             Role.EXIT_OPEN: (curses.COLOR_GREEN, curses.A_BOLD),
-            # The design's colours: gold shards, a cyan EMP pickup, the skill point apart.
-            Role.SHARD: (curses.COLOR_YELLOW, curses.A_BOLD),
-            Role.PICKUP: (curses.COLOR_CYAN, curses.A_BOLD),
-            Role.SKILL: (curses.COLOR_MAGENTA, curses.A_BOLD),
+            # The design's colours: gold data shards, a cyan EMP pickup, the skill point apart
+            # (pink), in a 256-colour terminal's shades where it has them.
+            Role.SHARD: (_shade(curses.COLOR_YELLOW, GOLD), curses.A_BOLD),
+            Role.PICKUP: (_shade(curses.COLOR_CYAN, CYAN), curses.A_BOLD),
+            Role.SKILL: (_shade(curses.COLOR_MAGENTA, PINK), curses.A_BOLD),
             Role.PLAYER: (curses.COLOR_WHITE, curses.A_BOLD),
             Role.ROBOT: (curses.COLOR_RED, curses.A_BOLD), Role.STUNNED: (curses.COLOR_BLUE, 0),
             Role.PATH: (curses.COLOR_MAGENTA, curses.A_BOLD), Role.VISITED: (curses.COLOR_BLUE, 0),
@@ -392,10 +394,14 @@ class Palette:
         memory = curses.color_pair(number + 1)
         kinds = {}
         for offset, (kind, (eight, shade)) in enumerate(_KIND_COLOURS.items(), start=2):
-            curses.init_pair(number + offset, shade if curses.COLORS >= 256 else eight,
-                             background)
+            curses.init_pair(number + offset, _shade(eight, shade), background)
             kinds[kind] = curses.color_pair(number + offset)
         return cls(attrs, memory, False, kinds)
+
+
+def _shade(eight: int, shade: int) -> int:
+    """A 256-colour terminal's `shade`, else the nearest of curses' eight colours."""
+    return shade if curses.COLORS >= 256 else eight
 
 
 def _termattrs() -> int:

@@ -2,11 +2,13 @@
 `slow`), and the SVG says what the puzzle and its answer say.
 
 The SVG is read back as XML and decoded by geometry alone: the cells are the
-`<rect>`s of the one most common size, a cell is inside when its fill is the
-cave's shade, the outline is the `<line>`s, cut into unit cell edges and
-compared with the cave's boundary computed here from the answer, and the
-texts are the clues. So a picture that shades a wrong cell, misses a stretch
-of outline or drops a clue fails here.
+`<rect>`s of the one most common size, a cell is shaded when its fill is the
+shade of its style (outside the cave by default, as published solutions
+mark it; the cave itself with `shade=inside`), the outline is the
+`<line>`s, cut into unit cell edges and compared with the cave's boundary
+computed here from the answer, and the texts are the clues. So a picture
+that shades a wrong cell, misses a stretch of outline or drops a clue fails
+here.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ class Picture(checks.GridPicture):
     def index(self, value: float, origin: float) -> float:
         return (value - origin) / self.side
 
-    def shaded(self) -> set[tuple[int, int]]:
-        return {cell for cell, fill in self.fills().items() if fill == picture.INSIDE}
+    def shaded(self, shade: str = picture.SHADED) -> set[tuple[int, int]]:
+        return {cell for cell, fill in self.fills().items() if fill == shade}
 
     def clues(self) -> list[tuple[tuple[int, int], str]]:
         return [(self.cell_of(float(e.get("x")), float(e.get("y"))), e.text)
@@ -88,15 +90,17 @@ def test_shipped_puzzle_draws_its_clues_and_its_cave(path):
     solution = checks.file_answer(instance)
     inside = {(r, c) for r, row in enumerate(solution["inside"])
               for c, flag in enumerate(row) if flag == "1"}
-    for answer, cave in ((None, set()), (solution, inside)):
+    every = {(r, c) for r in range(instance.rows) for c in range(instance.cols)}
+    for answer, shaded in ((None, set()), (solution, every - inside)):
         _, text = checks.drawn(picture.draw, instance, answer)
         shown = Picture(text)
         assert len(shown.cells) == instance.cells
-        assert set(shown.fills()) == {(r, c) for r in range(instance.rows)
-                                      for c in range(instance.cols)}
+        assert set(shown.fills()) == every
         assert shown.clues() == clue_tokens(instance)
-        assert shown.shaded() == cave
+        assert shown.shaded() == shaded  # the outside, as published solutions mark it
         assert shown.outline() == (boundary(solution["inside"]) if answer else set())
+    cave = Picture(canvas.svg(picture.draw(instance, solution, shade="inside")))
+    assert cave.shaded(picture.INSIDE) == inside and cave.shaded() == set()
     assert shown.side == pytest.approx(min(picture.CELL_MM, shown.side), abs=0.01)
 
 
@@ -114,16 +118,17 @@ def test_clue_texts_are_exactly_the_clues_in_row_major_order():
 
 # ---------------------------------------------------------------- the answer's cave
 
-def test_the_answer_changes_only_the_caves_fill_and_adds_its_outline():
+@pytest.mark.parametrize("shade, flag", [("outside", "0"), ("inside", "1")])
+def test_the_answer_changes_only_the_fill_of_its_shaded_side_and_adds_its_outline(shade, flag):
     instance = load_file(FOLDER / "unique-08x08-seed2.txt")
     solution = checks.file_answer(instance)
-    bare = Picture(canvas.svg(picture.draw(instance)))
-    solved = Picture(canvas.svg(picture.draw(instance, solution)))
+    bare = Picture(canvas.svg(picture.draw(instance, shade=shade)))
+    solved = Picture(canvas.svg(picture.draw(instance, solution, shade=shade)))
     before, after = bare.fills(), solved.fills()
     assert set(before) == set(after)
     changed = {cell for cell in before if before[cell] != after[cell]}
     assert changed == {(r, c) for r, row in enumerate(solution["inside"])
-                       for c, flag in enumerate(row) if flag == "1"}
+                       for c, value in enumerate(row) if value == flag}
     assert set(before.values()) == {picture.OUTSIDE}
     assert bare.clues() == solved.clues()
     geometry = [[(e.get("x"), e.get("y"), e.get("width")) for e in p.cells] for p in (bare, solved)]
@@ -183,3 +188,11 @@ def test_an_answer_that_does_not_fit_the_grid_is_refused(solution):
         return
     with pytest.raises(ValueError, match="inside|rows"):
         picture.draw(instance, solution)
+
+
+def test_an_unknown_shading_is_refused_and_the_picture_says_its_board():
+    instance = parse("cave 2 2\n2 -\n- -\n")
+    with pytest.raises(ValueError, match="shade must be one of outside, inside"):
+        picture.draw(instance, shade="both")
+    assert picture.draw(instance).board == canvas.Board(2, 2, picture.CELL_MM)
+    assert picture.draw(instance, cell=11.5).board.cell == 11.5

@@ -2,12 +2,15 @@
 
 The SVG is read back as XML: a piece is a `<text>` holding a chess glyph, a
 board its dark squares (`<rect>`s in the dark colour, as many per board as
-the board has), a capture its two highlighted squares, a caption a `<text>`
-"k. Nxb5". So a picture that drops or renames a piece, skips a capture or
-highlights the wrong square fails here. Every shipped instance is drawn in
-SVG (the puzzle and its answer, and again from the file read anew: the same
-bytes); one also in PNG and PDF (`picture_checks.check_formats`; every one under
-`slow`), and the canvas font is checked to hold every glyph drawn.
+the board has), a capture an arrow (a shaft and a head in the arrow's
+colour) and, in the strip of boards (`win=boards`), its two highlighted
+squares, a caption a `<text>` "k. Nxb5"; on the one board of the default
+`win=arrows`, each arrow is numbered in a disc. So a picture that drops or
+renames a piece, skips a capture or highlights the wrong square fails here.
+Every shipped instance is drawn in SVG (the puzzle and its answer, and again
+from the file read anew: the same bytes); one also in PNG and PDF
+(`picture_checks.check_formats`; every one under `slow`), and the canvas
+font is checked to hold every glyph drawn.
 """
 
 from __future__ import annotations
@@ -50,6 +53,11 @@ def captions(text: str) -> list[re.Match]:
     return checks.matches(text, CAPTION)
 
 
+def numbers(text: str) -> list[int]:
+    """The numbers in the arrows' discs, in drawing order."""
+    return [int(e.text) for e in checks.elements(text, "text", fill="#ffffff") if e.text.isdigit()]
+
+
 # ---------------------------------------------------------------- every shipped instance
 
 def test_the_shipped_instances_are_found():
@@ -65,8 +73,13 @@ def test_every_shipped_instance_draws_its_pieces_and_a_board_per_capture_in_the_
     assert Counter(GLYPH_OF[g] for g in glyphs(text)) == start
     if solution is not None:
         checks.check_same_svg(picture.draw, instance, load_file(path), solution)
-        shown = [0, *checks.shown_steps(len(solution["moves"]))]
-        _, text = checks.drawn(picture.draw, instance, solution)
+        moves = len(solution["moves"])
+        shown = [0, *checks.shown_steps(moves)]
+        _, text = checks.drawn(picture.draw, instance, solution)  # the win on one board
+        assert boards(text, instance) == 1 and len(glyphs(text)) == instance.pieces
+        assert [int(m.group(1)) for m in captions(text)] == shown[1:]
+        assert numbers(text) == list(range(1, moves + 1))
+        _, text = checks.drawn(lambda *a: picture.draw(*a, win="boards"), instance, solution)
         assert boards(text, instance) == len(shown)
         assert len(glyphs(text)) == sum(instance.pieces - k for k in shown)
         assert [int(m.group(1)) for m in captions(text)] == shown[1:]
@@ -89,10 +102,11 @@ def test_the_canvas_font_has_every_piece_glyph():
 
 # ---------------------------------------------------------------- what the picture says
 
-def test_each_capture_is_captioned_and_its_squares_highlighted():
+@pytest.mark.parametrize("win", picture.STYLES["win"])
+def test_each_capture_is_captioned_and_its_squares_highlighted(win):
     path = FOLDER / "unique-8x8-12.txt"
     instance, solution = load_file(path), answer(path)
-    text = canvas.svg(picture.draw(instance, solution))
+    text = canvas.svg(picture.draw(instance, solution, win=win))
     found = captions(text)
     assert len(found) == len(solution["moves"])
     for caption, move in zip(found, solution["moves"], strict=True):
@@ -101,8 +115,12 @@ def test_each_capture_is_captioned_and_its_squares_highlighted():
         assert caption.group(2) == ("" if mover is Cell.PAWN else mover.value)
         if caption.group(3):  # a hint names the origin's file, rank or both
             assert caption.group(3) in move[1:3]
+    highlights = 0 if win == "arrows" else len(found)  # the strip shows each capture's squares
     for colour in (picture.FROM, picture.TO):
-        assert sum(e.get("fill") == colour for e in checks.elements(text, "rect")) == len(found)
+        assert sum(e.get("fill") == colour for e in checks.elements(text, "rect")) == highlights
+    if win == "arrows":  # the survivor's square is framed, the arrows numbered
+        framed = [e for e in checks.elements(text, "rect") if e.get("stroke") == picture.TO]
+        assert len(framed) == 1 and numbers(text) == list(range(1, len(found) + 1))
     heads = [e for e in checks.elements(text, "polygon") if e.get("fill") == picture.ARROW]
     shafts = [e for e in checks.elements(text, "line") if e.get("stroke") == picture.ARROW]
     assert len(heads) == len(shafts) == len(found)
@@ -111,7 +129,7 @@ def test_each_capture_is_captioned_and_its_squares_highlighted():
 def test_the_arrow_runs_from_the_movers_square_toward_the_target():
     instance = parse("chess 3 3\nN..\n...\n.B.\n")
     text = canvas.svg(picture.draw(instance, {"moves": ["Na3xBb1"]}))
-    (board,) = [e for e in checks.elements(text, "rect") if e.get("fill") == picture.LIGHT][1:]
+    (board,) = [e for e in checks.elements(text, "rect") if e.get("fill") == picture.LIGHT]
     x, y = float(board.get("x")), float(board.get("y"))
     side = float(board.get("width")) / 3
 
@@ -162,17 +180,34 @@ def test_a_long_win_shows_its_first_and_last_captures_around_a_gap():
              for a, b in zip(snake, snake[1:], strict=False)]
     solution = {"moves": moves}
     assert verify(rooks, solution) == [] and len(moves) == 63
-    drawing = picture.draw(rooks, solution)
-    text = canvas.svg(drawing)
     shown = [0, *checks.shown_steps(63)]
-    assert [int(m.group(1)) for m in captions(text)] == shown[1:]
     gap = f"… {63 - HEAD - TAIL} more moves …"
-    assert [e.text for e in checks.elements(text, "text")].count(gap) == 1
-    assert boards(text, rooks) == len(shown) and checks.within_page(drawing)
-    assert len(glyphs(text)) == sum(64 - k for k in shown)
+    for win in picture.STYLES["win"]:
+        drawing = picture.draw(rooks, solution, win=win)
+        text = canvas.svg(drawing)
+        assert [int(m.group(1)) for m in captions(text)] == shown[1:]
+        assert [e.text for e in checks.elements(text, "text")].count(gap) == 1
+        assert checks.within_page(drawing)
+        if win == "boards":
+            assert boards(text, rooks) == len(shown)
+            assert len(glyphs(text)) == sum(64 - k for k in shown)
+        else:  # every capture drawn as an arrow on the one board, the list cut short
+            assert boards(text, rooks) == 1 and numbers(text) == list(range(1, 64))
 
 
 def test_a_move_that_cannot_be_read_is_refused():
     instance = parse("chess 2 2\nNN\n..\n")
     with pytest.raises(ValueError, match="move 1"):
         picture.draw(instance, {"moves": ["Na9xNb2"]})
+
+
+def test_the_board_is_as_large_as_the_room_allows_and_says_its_square():
+    instance = parse("chess 6 6\nN.....\n......\n..B...\n......\n......\n.....R\n")
+    page = picture.draw(instance)
+    assert page.board == canvas.Board(6, 6, picture.BIG_SQUARE)
+    narrow = picture.draw(instance, width=70, height=90)
+    assert narrow.board.cell < picture.BIG_SQUARE
+    assert narrow.width <= 70 + 1e-9 and narrow.height <= 90 + 1e-9
+    assert picture.draw(instance, cell=5.0).board.cell == 5.0
+    with pytest.raises(ValueError, match="win must be one of arrows, boards"):
+        picture.draw(instance, {"moves": []}, win="film")

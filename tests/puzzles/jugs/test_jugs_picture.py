@@ -3,7 +3,8 @@
 The SVG is read back as XML: a vessel is a `<rect>` stroked in the glass
 colour, its water the `<rect>` filled with water inside it, a caption a
 `<text>` "k. move". So a picture that drops a jug or a state, draws a jug
-out of proportion, or loses or renames a move fails here. Every shipped
+out of proportion, or loses or renames a move fails here; jugs are numbered
+from 1, as people count (the solution JSON keeps its indexes from 0). Every shipped
 instance is drawn in SVG (the puzzle and its answer, and again from the file
 read anew: the same bytes); one also in PNG and PDF (matplotlib draws them at
 about half a second each; `picture_checks.check_formats`; every one under `slow`).
@@ -21,7 +22,14 @@ from twinsolve.core.drawing import HEAD, TAIL
 from twinsolve.core.run import load_file
 from twinsolve.graphics import canvas
 from twinsolve.puzzles.jugs import picture
-from twinsolve.puzzles.jugs.rules import Move, MoveKind, parse, solution_from_moves, verify
+from twinsolve.puzzles.jugs.rules import (
+    Move,
+    MoveKind,
+    parse,
+    render,
+    solution_from_moves,
+    verify,
+)
 
 FOLDER = checks.INSTANCES / "jugs"
 FILES = checks.shipped("jugs")
@@ -95,8 +103,11 @@ def test_a_tiny_jug_beside_a_huge_one_is_still_seen_and_the_page_fits():
 def test_each_state_of_the_plan_is_drawn_with_its_move():
     solution = checks.hand_answer(FOLDER / "die-hard-holds-4.txt")
     text = canvas.svg(picture.draw(DIE_HARD, solution))
-    assert [move for _, move in captions(text)] == [
-        "fill 1", "pour 1→0", "empty 0", "pour 1→0", "fill 1", "pour 1→0"]
+    assert solution["moves"][:3] == ["fill 1", "pour 1 0", "empty 0"]  # the JSON: from 0
+    assert [move for _, move in captions(text)] == [  # what people read: jugs from 1
+        "fill 2", "pour 2→1", "empty 1", "pour 2→1", "fill 2", "pour 2→1"]
+    names = [e.text for e in checks.elements(canvas.svg(picture.draw(DIE_HARD)), "text")]
+    assert "jug 1" in names and "jug 2" in names and "jug 0" not in names
     levels = [e.text for e in checks.elements(text, "text") if e.get("font-weight") == "bold"
               and (e.text or "").isdigit()]
     assert levels == [str(v) for state in solution["states"] for v in state]
@@ -120,3 +131,18 @@ def test_a_long_plan_shows_its_first_and_last_moves_around_a_gap():
 def test_a_move_that_is_not_one_is_refused():
     with pytest.raises(ValueError, match="not a move"):
         picture.move_caption(DIE_HARD, "pour 0 0")
+
+
+def test_the_text_picture_numbers_the_jugs_from_1_too():
+    solution = checks.hand_answer(FOLDER / "die-hard-holds-4.txt")
+    lines = render(DIE_HARD, solution).plain.splitlines()
+    assert solution["moves"][:2] == ["fill 1", "pour 1 0"]
+    assert [line.split("  ")[0].strip() for line in lines[3:5]] == ["fill 2", "pour 2→1"]
+
+
+def test_a_plan_strip_laid_out_for_a_slot_wraps_there_and_stays_readable():
+    solution = checks.hand_answer(FOLDER / "die-hard-holds-4.txt")
+    page = picture.draw(DIE_HARD, solution, width=85, height=90)
+    assert page.width <= 85 + 1e-9
+    sizes = [placed.text_size for placed in canvas.walk(page) if placed.shape.kind == "text"]
+    assert min(sizes) >= 3.2 * 0.8 - 1e-9  # captions and levels shrunk at most to 80 %

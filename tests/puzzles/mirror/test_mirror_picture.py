@@ -1,4 +1,9 @@
-"""Mirror maze pictures: every shipped maze draws; a solution changes the beam's cells only."""
+"""Mirror maze pictures: every shipped maze draws; a solution changes the beam's cells only.
+
+The SVG is read back as XML: the grid is the page's own shapes, the key under
+it the one placed drawing (a `<g>`), read apart (`svg_root`, `key_texts`).
+Each laser and its beam have a colour of their own, and the key names what
+the picture shows."""
 
 from __future__ import annotations
 
@@ -32,7 +37,17 @@ def maze(name: str) -> Path:
 
 
 def svg_root(drawing: canvas.Drawing) -> ET.Element:
-    return ET.fromstring(canvas.svg(drawing))
+    """The picture's SVG without its key (the one placed drawing, a `<g>`)."""
+    root = ET.fromstring(canvas.svg(drawing))
+    for group in root.findall(checks.SVG + "g"):
+        root.remove(group)
+    return root
+
+
+def key_texts(drawing: canvas.Drawing) -> list[str]:
+    """The words of the picture's key."""
+    (key,) = ET.fromstring(canvas.svg(drawing)).findall(checks.SVG + "g")
+    return [e.text for e in key.iter(checks.SVG + "text")]
 
 
 def slope_signs(lines: list[ET.Element]) -> set[int]:
@@ -84,7 +99,11 @@ def test_every_shipped_maze_draws_its_parts(path):
     assert len(checks.elements(root, "rect", fill=picture.WALL)) == len(walls)
     assert not checks.elements(root, "polyline")
     assert not checks.elements(root, "rect", fill=picture.FLIPPED_CELL)
-    assert drawing.count("text") == 0, "no titles or names in the picture"
+    assert not checks.elements(root, "text"), "no titles or names on the grid"
+    words = key_texts(drawing)
+    assert ("fixed mirror" in words) == bool(fixed) and "target" in words
+    assert ("may be flipped" in words) == bool(instance.rotatable())
+    assert "flipped in this solution" not in words and "target hit" not in words
 
 
 # PNG and PDF cost about a millisecond a shape in matplotlib: 3-7 s for a 64x64 or 80x80
@@ -108,8 +127,9 @@ def test_a_solution_adds_one_beam_per_laser_the_flips_and_the_hits(path):
     assert slope_signs(flipped) == {1}, "a flipped mirror stands as '\\'"
     assert len(checks.elements(root, "line", stroke=picture.ROTATABLE)) == \
         len(instance.rotatable()) - len(flips)
-    beams = checks.elements(root, "polyline", stroke=picture.BEAM)
-    assert len(beams) == len(instance.sources())
+    beams = checks.elements(root, "polyline")
+    assert [e.get("stroke") for e in beams] == [picture.beam_colour(k)
+                                               for k in range(len(instance.sources()))]
     grid = picture.layout(instance)
     hits = set()
     for (r, c, direction), beam in zip(instance.sources(), beams, strict=True):
@@ -127,8 +147,8 @@ def test_a_solution_adds_one_beam_per_laser_the_flips_and_the_hits(path):
 def cell_pixels(pixels: np.ndarray, drawing: canvas.Drawing, instance: Instance,
                 r: int, c: int) -> np.ndarray:
     """Cell (r, c)'s pixels, its box computed from the page's mm geometry and the dpi."""
-    cell = (drawing.width - 2 * picture.MARGIN_MM) / instance.cols
-    assert cell == pytest.approx((drawing.height - 2 * picture.MARGIN_MM) / instance.rows)
+    cell = picture.layout(instance).cell
+    assert drawing.board.cell == pytest.approx(cell)
     per_mm = DPI / canvas.MM_PER_INCH
     x0, y0 = picture.MARGIN_MM + c * cell, picture.MARGIN_MM + r * cell
     left, right = math.ceil(x0 * per_mm) + INSET_PX, math.floor((x0 + cell) * per_mm) - INSET_PX
@@ -192,7 +212,7 @@ def test_a_beam_stops_where_the_rules_stop_it(stop, rows, end):
 def test_pages_fit_180_by_250_mm_with_8_mm_cells_when_there_is_room():
     small = load_file(maze("easy-08x08"))
     assert picture.layout(small).cell == picture.CELL_MM
-    assert picture.draw(small).width == pytest.approx(8 * 8 + 2 * picture.MARGIN_MM)
+    assert picture.draw(small).board == canvas.Board(8, 8, picture.CELL_MM)
     for name in ("easy-80x80", "multi-50x50"):
         page = picture.draw(load_file(maze(name)))
         assert page.width <= 180 + 1e-9 and page.height <= 250 + 1e-9
@@ -211,7 +231,7 @@ def test_a_grid_over_the_limit_is_one_line_of_summary():
         assert line.startswith(f"{GRID_LIMIT + 1}x3 grid, too large to draw")
         checks.check_one_line(picture.draw(tall, solution), line)
     at_limit = Instance.from_strings(["S?T"] + ["..."] * (GRID_LIMIT - 1))
-    assert picture.draw(at_limit).count("text") == 0
+    assert not checks.elements(svg_root(picture.draw(at_limit)), "text")
 
 
 def test_a_solution_of_the_wrong_shape_is_refused():
@@ -220,3 +240,27 @@ def test_a_solution_of_the_wrong_shape_is_refused():
         picture.draw(instance, {"flips": [[0, 0]]})
     with pytest.raises(UsageError, match="flips"):
         picture.draw(instance, {"moves": []})
+
+
+def test_each_laser_and_its_beam_have_a_colour_of_their_own_and_the_key_says_so():
+    instance = load_file(maze("multi-20x20"))
+    solution = solved(instance)
+    lasers = len(instance.sources())
+    assert lasers == 3
+    root = svg_root(picture.draw(instance, solution))
+    bodies = [e.get("fill") for e in checks.elements(root, "rect") if e.get("stroke") ==
+              picture.LASER]
+    colours = [picture.beam_colour(k) for k in range(lasers)]
+    assert bodies == colours and len(set(colours)) == lasers
+    assert [e.get("stroke") for e in checks.elements(root, "polyline")] == colours
+    words = key_texts(picture.draw(instance, solution))
+    assert {"may be flipped", "flipped in this solution", "target hit",
+            f"{lasers} lasers, a colour each"} <= set(words)
+    assert len(set(picture.BEAMS) & {picture.ROTATABLE, picture.FLIPPED, picture.WALL}) == 0
+
+
+def test_the_key_of_a_goal_all_maze_says_every_target_must_be_hit():
+    instance = Instance.from_strings(["S.T", "...", "T.."], goal="all")
+    assert "goal: hit every target" in key_texts(picture.draw(instance))
+    assert "goal: hit every target" not in key_texts(picture.draw(
+        Instance.from_strings(["S.T"], goal="all")))

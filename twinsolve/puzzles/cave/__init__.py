@@ -16,8 +16,15 @@ _PUZZLEKIT = Backend("puzzlekit", f"{__name__}.peer:solve_puzzlekit",
                      bare_option="workers", by_default=False,
                      options_target=f"{__name__}.peer:check_puzzlekit_options")
 
-ENTRY = standard(__name__, "Cave (Corral)", optimisation=False,
+# The rules for people: a printed sheet says them (`Puzzle.rules_text`).
+RULES = ("Shade cells so that the unshaded cells form one connected cave without holes (every "
+         "shaded cell reaches the edge through shaded cells); each number lies in the cave and "
+         "counts the cave cells it sees along its row and column, itself included.")
+
+ENTRY = standard(__name__, "Cave (Corral)", rules_text=RULES,
+                 optimisation=False,
                  own_options=("hand", "cpsat", "sat"), generator="generate", picture="picture",
                  sat_export="models:sat_export", cpsat_export="models:cpsat_export",
                  url_reader="puzzlink", dataset_reader="puzzlekit", extra=(_PUZZLEKIT,),
-                 strategy="strategies:small_instances")
+                 strategy="strategies:small_instances", play="play",
+                 explanation="explain")

@@ -35,7 +35,9 @@ rule families on its `Propagator`, cheapest first:
   inside, and an undecided articulation point separating an outside cell
   from the border is outside.
 
-Both connectivity rules are one run each of the engine's `LowLink` (an
+The last three are the engine's generic region rules (`search.regions`:
+`NoCheckerboard`, `RegionConnected` for the inside, `ReachesBorder` for the
+outside), each connectivity rule one run of the engine's `LowLink` (an
 iterative Tarjan search), rooted at an inside cell (resp. the border node),
 marking the inside (outside) cells: a cut vertex separates inside cells
 exactly when it cuts a marked cell off from the root, because the root is
@@ -72,7 +74,7 @@ from collections.abc import Sequence
 
 from ...core.limits import Limits
 from ...core.result import Result, Stats, Status, Stopwatch, solutions_wanted
-from ...search.grid import Grid, LowLink
+from ...search.grid import Grid
 from ...search.propagate import (
     FALSE,
     IS_FALSE,
@@ -85,6 +87,13 @@ from ...search.propagate import (
     SolveResult,
     Store,
     search,
+)
+from ...search.regions import (
+    GLOBAL_PRIORITY,
+    NoCheckerboard,
+    ReachesBorder,
+    RegionConnected,
+    blocks,
 )
 from .rules import Instance, clue_cells, solution_from_inside
 
@@ -168,93 +177,6 @@ class _ClueRule:
                 store.restrict(arm[shortest], OUTSIDE)
 
 
-# ---------------------------------------------------------------- 2x2 blocks
-
-class _BlockRule:
-    """No 2x2 block holds two diagonal inside and two diagonal outside cells."""
-
-    __slots__ = ("a", "b", "c", "d")
-
-    def __init__(self, a: int, b: int, c: int, d: int) -> None:
-        self.a, self.b, self.c, self.d = a, b, c, d  # a b / c d: diagonals (a, d), (b, c)
-
-    def __call__(self, store: Store) -> None:
-        dom = store.dom
-        a, b, c, d = self.a, self.b, self.c, self.d
-        _diagonal(store, dom[a], dom[d], b, c)
-        _diagonal(store, dom[b], dom[c], a, d)
-
-
-def _diagonal(store: Store, first: int, second: int, p: int, q: int) -> None:
-    """One diagonal equal and decided: the other may not be its opposite on both cells."""
-    if first != second or first == UNDECIDED:
-        return
-    opposite = first ^ UNDECIDED
-    if store.dom[p] == opposite:
-        store.restrict(q, first)
-    elif store.dom[q] == opposite:
-        store.restrict(p, first)
-
-
-# ---------------------------------------------------------------- connectivity
-
-class _InsideRule:
-    """Inside cells connected through not-outside cells; see the module docstring."""
-
-    __slots__ = ("lowlink", "cuts")
-
-    def __init__(self, grid: Grid, cuts: bool = True) -> None:
-        self.lowlink = LowLink(grid.neighbours)
-        self.cuts = cuts  # False: reachability only, no articulation forcing (grading)
-
-    def __call__(self, store: Store) -> None:
-        dom = store.dom
-        try:
-            root = dom.index(INSIDE)
-        except ValueError:  # nothing inside yet: only an all-outside grid is wrong
-            if UNDECIDED not in dom:
-                raise Contradiction from None
-            return
-        lowlink = self.lowlink
-        cuts = lowlink.run(dom, root, OUTSIDE, INSIDE)
-        disc, start = lowlink.disc, lowlink.start
-        for i, m in enumerate(dom):
-            if m != OUTSIDE and disc[i] < start:
-                store.restrict(i, OUTSIDE)  # Contradiction if i is inside: walled off
-        if not self.cuts:
-            return
-        for i in cuts:  # each cuts an inside cell off from the inside root
-            if dom[i] == UNDECIDED:
-                store.restrict(i, INSIDE)
-
-
-class _BorderRule:
-    """No holes: outside cells reach the border through not-inside cells."""
-
-    __slots__ = ("lowlink", "border")
-
-    def __init__(self, grid: Grid) -> None:
-        n = grid.size
-        edge = [i for i in range(n) if len(grid.neighbours[i]) < 4]
-        on_edge = set(edge)
-        nbrs = [nb + (n,) if i in on_edge else nb for i, nb in enumerate(grid.neighbours)]
-        nbrs.append(tuple(edge))
-        self.lowlink = LowLink(nbrs)
-        self.border = n  # the virtual node: outside, joined to every edge cell
-
-    def __call__(self, store: Store) -> None:
-        dom = store.dom
-        lowlink = self.lowlink
-        cuts = lowlink.run(dom + [OUTSIDE], self.border, INSIDE, OUTSIDE)
-        disc, start = lowlink.disc, lowlink.start
-        for i, m in enumerate(dom):
-            if m != INSIDE and disc[i] < start:
-                store.restrict(i, INSIDE)  # Contradiction if i is outside: a hole
-        for i in cuts:  # each cuts an outside cell off from the border
-            if dom[i] == UNDECIDED:
-                store.restrict(i, OUTSIDE)
-
-
 # ---------------------------------------------------------------- clue arms
 
 def open_ends(dom: Sequence[int], arms: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
@@ -326,16 +248,15 @@ class CaveModel:
             arms = tuple(tuple(grid.line_of_sight(cell, d)) for d in range(4))
             self.clue_rules.append(_ClueRule(number, arms))
             rules.append((self.clue_rules[-1], [i for arm in arms for i in arm], 0))
-        cols, holes = grid.cols, "holes" in self.techniques
-        for r in range(grid.rows - 1 if holes else 0):
-            for c in range(cols - 1):
-                block = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
-                rules.append((_BlockRule(*block), list(block), 0))
+        holes = "holes" in self.techniques
+        if holes:
+            rules.extend((NoCheckerboard(*block), list(block), 0) for block in blocks(grid))
         # Global rules cost O(cells) a run: after the local rules reach their fixpoint.
         if "reach" in self.techniques or "articulation" in self.techniques:
-            rules.append((_InsideRule(grid, cuts="articulation" in self.techniques), None, 1))
+            inside = RegionConnected(grid, INSIDE, cuts="articulation" in self.techniques)
+            rules.append((inside, None, GLOBAL_PRIORITY))
         if holes:
-            rules.append((_BorderRule(grid), None, 1))
+            rules.append((ReachesBorder(grid, OUTSIDE), None, GLOBAL_PRIORITY))
         return rules
 
     def _clue_ends(self, store: Store) -> list[int]:

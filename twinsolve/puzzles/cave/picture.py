@@ -1,15 +1,20 @@
-"""Cave on paper: the clue grid, and with an answer the cave shaded and outlined.
+"""Cave on paper: the clue grid, and with an answer the cave outlined and the outside shaded.
 
 What is drawn. One square per cell with a thin grey edge and a black frame
 round the grid; every clue (a number, or `?` for a clue without a count) in
-the middle of its cell. With an answer the cave's cells are shaded light blue
-and outside cells stay white, and a thick dark line runs along every cell
-edge between inside and outside (the grid's frame counts as outside), so the
-cave reads by its outline alone when printed in greyscale. The clues stay on
-top. Nothing else is written: the only texts are the clues.
+the middle of its cell. With an answer, the cells outside the cave are
+shaded grey and the cave stays white, as published Cave (Corral) solutions
+and twinsolve's own terminal picture mark them (`STYLES`: `shade=inside`
+shades the cave light blue instead and leaves the outside white); and a
+thick dark line runs along every cell edge between inside and outside (the
+grid's frame counts as outside), so the cave reads by its outline alone in
+either style. The clues, which are all inside, stay on top. Nothing else is
+written: the only texts are the clues.
 
 The idea. Cells are about `CELL_MM` wide, shrunk so that the page fits the
-printable area of A4 (`graphics.layout.fit_cell`); a puzzle and its
+printable area of A4, or the room asked for (`width`, `height`: a sheet's
+slot; `graphics.layout.fit_cell`), and the drawing says so (`board`, which
+a sheet scales to one cell size per page); a puzzle and its
 answer share that geometry, so cell for cell they differ only in the cave's
 fill and outline. The outline is found edge by edge (an edge is on it when
 its two sides differ) and each straight run of such edges is one line. A grid
@@ -23,40 +28,51 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import drawing
-from ...graphics.canvas import Drawing
-from ...graphics.layout import fit_cell, line_page
+from ...graphics.canvas import Board, Drawing
+from ...graphics.layout import MAX_HEIGHT, MAX_WIDTH, fit_cell, line_page
 from .rules import Instance, clue_cells, inside_grid
 
-__all__ = ["draw", "outline_runs", "CELL_MM", "MARGIN_MM", "INSIDE", "OUTSIDE"]
+__all__ = ["draw", "outline_runs", "CELL_MM", "MARGIN_MM", "INSIDE", "OUTSIDE", "SHADED",
+           "STYLES"]
 
 CELL_MM = 8.0
 MARGIN_MM = 3.0
 TEXT_MM = 3.0            # the summary's text height
 
-OUTSIDE = "#ffffff"
-INSIDE = "#a6d4f2"       # a light sky blue (Okabe-Ito family): light grey in greyscale
+OUTSIDE = "#ffffff"       # paper: an unshaded cell
+SHADED = "#8a8a8a"        # a cell outside the cave (the published convention): mid grey
+INSIDE = "#a6d4f2"        # a cave cell with shade=inside: a light sky blue
+# The picture's styles (`--style NAME=VALUE`): which side of the answer is shaded.
+STYLES = {"shade": ("outside", "inside")}
 GRID = "#8c8c8c"
 INK = "#000000"
 OUTLINE = "#1a1a1a"
 
 
-def draw(instance: Instance, solution: dict[str, Any] | None = None) -> Drawing:
-    """The clue grid, with the cave of `solution` (`{"inside": [...]}`) when given.
+def draw(instance: Instance, solution: dict[str, Any] | None = None, *,
+         shade: str = "outside", width: float | None = None, height: float | None = None,
+         cell: float | None = None) -> Drawing:
+    """The clue grid, with the cave of `solution` (`{"inside": [...]}`) when given, its
+    `shade` side shaded (`STYLES`), within `width` x `height` mm (None: the page), its
+    cells `cell` mm wide when given (a sheet's common cell).
 
-    Raises ValueError when the answer does not fit the grid.
+    Raises ValueError when the answer does not fit the grid or the style is unknown.
 
     >>> from twinsolve.puzzles.cave.rules import parse
     >>> page = draw(parse("cave 2 2\\n2 -\\n- -\\n"), {"inside": ["11", "00"]})
-    >>> page.count("rect"), page.count("text"), page.count("line")
-    (4, 1, 4)
+    >>> page.count("rect"), page.count("text"), page.count("line"), page.board.cell
+    (4, 1, 4, 8.0)
     """
+    if shade not in STYLES["shade"]:
+        raise ValueError(f"shade must be one of {', '.join(STYLES['shade'])}, got {shade!r}")
     inside = None if solution is None else _inside(instance, solution)
     if drawing.too_big(instance.rows, instance.cols):
         return _summary(instance, inside)
-    cell = fit_cell(instance.rows, instance.cols, CELL_MM, margin=MARGIN_MM)
+    cell = cell or fit_cell(instance.rows, instance.cols, CELL_MM, margin=MARGIN_MM,
+                            max_width=width or MAX_WIDTH, max_height=height or MAX_HEIGHT)
     page = Drawing(instance.cols * cell + 2 * MARGIN_MM, instance.rows * cell + 2 * MARGIN_MM,
-                   background=OUTSIDE)
-    _draw_cells(page, instance, inside, cell)
+                   background=OUTSIDE, board=Board(instance.rows, instance.cols, cell))
+    _draw_cells(page, instance, inside, cell, shade)
     if inside is not None:
         _draw_outline(page, inside, cell)
     _draw_clues(page, instance, cell)
@@ -77,12 +93,22 @@ def _at(index: int, cell: float) -> float:
     return MARGIN_MM + index * cell
 
 
-def _draw_cells(page: Drawing, instance: Instance, inside: Any, cell: float) -> None:
-    """Every cell, shaded when inside the cave, then the grid's frame."""
+def _fill(inside: Any, r: int, c: int, shade: str) -> str:
+    """A cell's colour: paper, or the shade of its side of the answer (`shade`)."""
+    if inside is None:
+        return OUTSIDE
+    if shade == "outside":
+        return OUTSIDE if inside[r][c] else SHADED
+    return INSIDE if inside[r][c] else OUTSIDE
+
+
+def _draw_cells(page: Drawing, instance: Instance, inside: Any, cell: float,
+                shade: str) -> None:
+    """Every cell, shaded by its side of the answer, then the grid's frame."""
     width = max(0.08, 0.025 * cell)
     for r in range(instance.rows):
         for c in range(instance.cols):
-            fill = INSIDE if inside is not None and inside[r][c] else OUTSIDE
+            fill = _fill(inside, r, c, shade)
             page.rect(_at(c, cell), _at(r, cell), cell, cell, fill=fill, stroke=GRID,
                       width=width)
     right, bottom = _at(instance.cols, cell), _at(instance.rows, cell)

@@ -7,7 +7,13 @@ registry entry; nothing here imports a solver, so listing the puzzles stays chea
 
 from ...core.declaration import standard
 
-ENTRY = standard(__name__, "Solitaire Chess", optimisation=False, own_options=("hand",),
+# The rules for people: a printed sheet says them (`Puzzle.rules_text`).
+RULES = ("Every move is a capture by a chess move (kings are never taken, pawns take toward "
+         "the top and are not promoted); capture until one piece is left.")
+
+ENTRY = standard(__name__, "Solitaire Chess", rules_text=RULES,
+                 optimisation=False, own_options=("hand",),
                  generator="generate", picture="picture", sat_export="models:sat_export",
                  cpsat_export="models:cpsat_export",
-                 strategy="strategies:small_instances")
+                 strategy="strategies:small_instances",
+                 explanation="explain", play="play")

@@ -6,25 +6,46 @@ letters below and rank numbers on the left, every piece as its chess glyph
 (♚♛♜♝♞♟: the pieces have no colour here, all are drawn filled), with text
 saying the rule and the number of pieces.
 
-With a solution: the text, then one small board per position of the win,
-the start first and then the board after each capture, the capture shown as
-its two squares highlighted (from pale, to darker) and an arrow from the
-mover's square to its target, captioned in short notation ("3. Nxb5";
-a pawn by its file, "axb3"; a file or rank added when another piece of the
-mover's kind could take on the same square, as in chess). A win of more
-than `core.drawing.SEQUENCE_LIMIT` captures shows its first and last ones
-around a "… N more moves …" note, as the text picture (`rules.render`) does.
+With a solution, by default (`STYLES`: `win=arrows`), the win on one
+board, as a book prints it: the start position with an arrow
+per capture from the mover's square to its target, each arrow numbered in a
+disc at its middle, the square of the piece left at the end highlighted,
+and under the board the captures in order in short notation ("3. Nxb5"; a
+pawn by its file, "axb3"; a file or rank added when another piece of the
+mover's kind could take on the same square, as in chess). One board at its
+full size reads at any scale: on a sheet's slot and in the report's small
+thumbnails alike. `win=boards` draws the win as a strip instead: one
+board per position, the start first and then the board after each capture,
+the capture shown as its two squares highlighted (from pale, to darker) and
+an arrow, each board captioned in short notation. A win of more than
+`core.drawing.SEQUENCE_LIMIT` captures shows its first and last ones around
+a "… N more moves …" note in the strip and in the list, as the text picture
+(`rules.render`) does. Pages wrap to the room asked for (`width`, `height`:
+a sheet's slot); the drawing of one board says which board it shows
+(`board`: a sheet gives it the page's common square size, `cell`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...graphics.canvas import Drawing
-from ...graphics.layout import BODY_WIDTH, fit_size, headed_page, plan_page
+from ...core.drawing import shown
+from ...graphics.canvas import Board, Drawing, text_width
+from ...graphics.layout import (
+    MAX_HEIGHT,
+    PAGE_GAP,
+    PAGE_MARGIN,
+    body_width,
+    fit_size,
+    plan_page,
+    stack,
+    text_block,
+    wrap,
+)
 from .rules import Cell, Instance, apply_move, between, reaches, read_move, square_name
 
-__all__ = ["draw", "short_notation", "GLYPHS", "LIGHT", "DARK", "FROM", "TO", "ARROW"]
+__all__ = ["draw", "short_notation", "GLYPHS", "LIGHT", "DARK", "FROM", "TO", "ARROW",
+           "STYLES"]
 
 GLYPHS = {Cell.KING: "♚", Cell.QUEEN: "♛", Cell.ROOK: "♜", Cell.BISHOP: "♝",
           Cell.KNIGHT: "♞", Cell.PAWN: "♟"}
@@ -34,20 +55,43 @@ FROM = "#f6f07a"
 TO = "#e8913a"
 ARROW = "#1f5fa8"
 BIG_SQUARE = 12.0     # mm, at most: the puzzle's board is at most 8 x 12 = 96 mm wide
-SMALL_BOARD = 34.0    # mm: a board of the sequence is about this wide
+SMALL_BOARD = 40.0    # mm: a board of the strip is about this wide
+MOVE_MM = 3.5         # the list of captures under the board
+CAPTION_MM = 3.2      # a board's caption in the strip
+ARROWS_LEAST = 7.0    # mm: the squares under which the arrows' numbers no longer read
+# The picture's styles (`--style NAME=VALUE`): how a win is drawn.
+STYLES = {"win": ("arrows", "boards")}
 
 Square = tuple[int, int]
 Grid = list[list[Cell]]
 
 
-def draw(instance: Instance, solution: dict[str, Any] | None = None) -> Drawing:
-    """The board, or with `solution` the boards after each capture of the win."""
+def draw(instance: Instance, solution: dict[str, Any] | None = None, *, win: str = "arrows",
+         width: float | None = None, height: float | None = None,
+         cell: float | None = None) -> Drawing:
+    """The board, or with `solution` the win (`STYLES`: on one board with numbered arrows,
+    or as a strip of boards), on a page at most `width` x `height` mm (None: the largest),
+    its squares `cell` mm wide when given (a sheet's common cell).
+
+    >>> from twinsolve.puzzles.chess.rules import parse
+    >>> page = draw(parse("chess 2 2\\nN.\\n.B\\n"), {"moves": ["Na2xBb1"]})
+    >>> page.board.cell, page.count("circle")  # one arrow, numbered in its disc
+    (12.0, 1)
+    """
+    if win not in STYLES["win"]:
+        raise ValueError(f"win must be one of {', '.join(STYLES['win'])}, got {win!r}")
     lines = _facts(instance)
+    room = body_width(width)
+    tallest = min(height or MAX_HEIGHT, MAX_HEIGHT) - 2 * PAGE_MARGIN
     if not solution:
-        square = min(BIG_SQUARE, (BODY_WIDTH - 6) / instance.cols)
-        return headed_page(lines, _board(instance, instance_grid(instance), square))
+        heading = text_block(lines, width=room, bold_first=True)
+        square = cell or _square(instance, room, tallest - heading.height - PAGE_GAP)
+        board = _board(instance, instance_grid(instance), square)
+        return _with_board(stack([heading, board]), instance, square)
     moves = solution["moves"]
     grids, captures = _replay(instance, moves)
+    if win == "arrows":  # the board and the list of captures under it say it all
+        return _arrows_page(instance, grids, captures, room, tallest, cell)
     lines.append(f"solution: {len(moves)} capture{'s' * (len(moves) != 1)}")
     square = min(8.0, SMALL_BOARD / max(instance.rows, instance.cols))
 
@@ -60,7 +104,70 @@ def draw(instance: Instance, solution: dict[str, Any] | None = None) -> Drawing:
         origin, target = captures[k - 1]
         return f"{k}. {short_notation(instance.rows, grids[k - 1], origin, target)}"
 
-    return plan_page(lines, len(moves), frame, caption, noun="moves")
+    # A strip of boards, each shrunk with the strip as its room asks: no one board to scale.
+    return plan_page(lines, len(moves), frame, caption, noun="moves", width=width,
+                     height=height, caption_size=CAPTION_MM)
+
+
+def _square(instance: Instance, width: float, height: float) -> float:
+    """`BIG_SQUARE`, or less so that the board with its coordinates fits width x height."""
+    side = instance.rows + 0.55, instance.cols + 0.55  # the coordinates take 0.55 square
+    return max(min(BIG_SQUARE, (width - 0.5) / side[1], (height - 0.5) / side[0]), 1.0)
+
+
+def _with_board(page: Drawing, instance: Instance, square: float) -> Drawing:
+    """The page, saying which board it shows (a sheet gives the boards of a page one
+    square size)."""
+    page.board = Board(instance.rows, instance.cols, square)
+    return page
+
+
+def _arrows_page(instance: Instance, grids: list[Grid], captures: list[tuple[Square, Square]],
+                 room: float, tallest: float, cell: float | None) -> Drawing:
+    """The win on the start position: numbered arrows, the survivor's square, and the
+    list of captures under it; the board as large as the room left by the list allows."""
+    notes = [f"{k + 1}. {short_notation(instance.rows, grids[k], *captures[k])}"
+             if isinstance(k, int) else k.label("moves") for k in shown(len(captures))]
+    listed = wrap([_word(note) for note in notes], max_width=room, gap=MOVE_MM * 1.2,
+                  row_gap=MOVE_MM * 0.4) if notes else None
+    left = tallest - (listed.height + PAGE_GAP if listed else 0.0)
+    square = cell or _square(instance, room, left)
+    board = _board(instance, grids[0], square)
+    edge = square * 0.55
+    if captures:
+        r, c = captures[-1][1]
+        board.rect(edge + c * square, r * square, square, square, stroke=TO,
+                   width=square * 0.08)
+    taken: list[tuple[float, float]] = []
+    for number, capture in enumerate(captures, 1):
+        _numbered_arrow(board, capture, square, edge, number, taken)
+    page = stack([board, *([listed] if listed else [])])
+    page.board = Board(instance.rows, instance.cols, square, least=ARROWS_LEAST)
+    return page
+
+
+def _word(text: str) -> Drawing:
+    word = Drawing(text_width(text, MOVE_MM), MOVE_MM * 1.4)
+    return word.text(0, MOVE_MM * 0.7, text, size=MOVE_MM, anchor="start")
+
+
+def _numbered_arrow(picture: Drawing, capture: tuple[Square, Square], square: float,
+                    edge: float, number: int, taken: list[tuple[float, float]]) -> None:
+    """A capture's arrow and its number in a disc on it, where no disc stands yet (the
+    middle, else a little before or after it)."""
+    _arrow(picture, capture, square, edge)
+    (r1, c1), (r2, c2) = capture
+    radius = square * 0.2
+    for t in (0.5, 0.35, 0.65, 0.25, 0.75):
+        x = edge + (c1 + 0.5 + t * (c2 - c1)) * square
+        y = (r1 + 0.5 + t * (r2 - r1)) * square
+        if all((x - a) ** 2 + (y - b) ** 2 >= (2 * radius) ** 2 for a, b in taken):
+            break
+    taken.append((x, y))
+    label = str(number)
+    picture.circle(x, y, radius, fill=ARROW, stroke="#ffffff", width=square * 0.03)
+    picture.text(x, y, label, size=fit_size(label, radius * 1.6, square * 0.26), bold=True,
+                 fill="#ffffff")
 
 
 def _facts(instance: Instance) -> list[str]:
@@ -68,9 +175,9 @@ def _facts(instance: Instance) -> list[str]:
     pieces = instance.pieces
     rules = ("knights only" if instance.knights
              else "kings are never taken; pawns take toward the top")
-    return [f"goal: capture until one piece is left ({pieces} pieces, so {pieces - 1} "
+    return [f"goal: capture until one piece is left ({pieces} pieces, {pieces - 1} "
             f"capture{'s' * (pieces != 2)})",
-            f"board {instance.rows} x {instance.cols}; every move is a capture; {rules}"]
+            f"every move is a capture; {rules}"]
 
 
 def instance_grid(instance: Instance) -> Grid:

@@ -10,6 +10,12 @@ from ...core.declaration import Absent, standard
 # Why no export: the encodings grow their planning horizon while solving.
 _GROWS = "its encodings grow their horizon while solving"
 
-ENTRY = standard(__name__, "Clock stepping", generator="generate", picture="picture",
+# The rules for people: a printed sheet says them (`Puzzle.rules_text`).
+RULES = ("Turn the dial by one of the given steps at a time (clockwise, round past 0) to bring "
+         "it from the start to the goal in as few moves as you can.")
+
+ENTRY = standard(__name__, "Clock stepping", rules_text=RULES,
+                 generator="generate", picture="picture",
                  sat_export=Absent(_GROWS), cpsat_export=Absent(_GROWS),
-                 strategy="strategies:small_instances")
+                 strategy="strategies:small_instances",
+                 explanation="explain", play="play")

@@ -14,7 +14,8 @@ swept from the position before, the goal dot, the position written below,
 and the step as its caption ("3. +7"). A plan of more than
 `core.drawing.SEQUENCE_LIMIT` steps (the shipped prime cycle has 500,000)
 shows its first and last steps around a "… N more steps …" note, as the
-text picture (`rules.render`) does.
+text picture (`rules.render`) does. The page wraps its text and strip to
+the room asked for (`width`, `height`: a sheet's slot).
 """
 
 from __future__ import annotations
@@ -37,14 +38,17 @@ GOAL = "#c0392b"
 SWEEP = "#f0a500"     # the arc a step turned the hand through
 BIG_RADIUS = 35.0
 SMALL_RADIUS = 9.0
+CAPTION_MM = 3.2      # a dial's caption in the strip
 _ARC_POINTS = 32      # points of a full turn's arc; a step's arc has fewer
 
 
-def draw(instance: Instance, solution: dict[str, Any] | None = None) -> Drawing:
-    """The dial at its start, or with `solution` the strip of the plan's positions."""
+def draw(instance: Instance, solution: dict[str, Any] | None = None, *,
+         width: float | None = None, height: float | None = None) -> Drawing:
+    """The dial at its start, or with `solution` the strip of the plan's positions, on a
+    page at most `width` x `height` mm (None: the largest page)."""
     lines = _facts(instance)
     if not solution:
-        return headed_page(lines, _puzzle_dial(instance))
+        return headed_page(lines, _puzzle_dial(instance), width=width)
     steps, times = solution["steps"], solution["times"]
     lines.append(f"solution: {len(steps):,} move{'s' * (len(steps) != 1)}")
 
@@ -55,7 +59,8 @@ def draw(instance: Instance, solution: dict[str, Any] | None = None) -> Drawing:
     def caption(k: int) -> str:
         return f"{k:,}. +{steps[k - 1]:,}" if k else "start"
 
-    return plan_page(lines, len(steps), frame, caption, noun="steps")
+    return plan_page(lines, len(steps), frame, caption, noun="steps", width=width,
+                     height=height, caption_size=CAPTION_MM)
 
 
 def _facts(instance: Instance) -> list[str]:

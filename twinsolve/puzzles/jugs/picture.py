@@ -9,12 +9,16 @@ above says the capacities, the moves allowed and the goal.
 
 With a solution: the same text and the number of moves, then a strip of
 small drawings of the jugs, one per state from the start to the goal, each
-captioned with the move that led to it ("3. pour 0→1"), the levels of the
+captioned with the move that led to it ("3. pour 1→2"), the levels of the
 jugs that move touched written in colour. A plan of more than
 `core.drawing.SEQUENCE_LIMIT` moves shows its first and last ones around a
-"… N more moves …" note, as the text picture (`rules.render`) does.
+"… N more moves …" note, as the text picture (`rules.render`) does. The
+strip's frames are big enough to read on a printed sheet (levels and
+captions 3 mm and more), and the page wraps its text and strip to the room
+asked for (`width`, `height`: a sheet's slot).
 
-Jugs are numbered from 0, as in the files and the solutions.
+Jugs are numbered from 1 here, as people count (`rules.move_text`); the
+solution JSON keeps the file's indexes from 0.
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...graphics.canvas import Drawing
-from ...graphics.layout import BODY_WIDTH, fit_size, headed_page, plan_page
-from .rules import GoalKind, Instance, MoveKind, parse_move
+from ...graphics.layout import body_width, fit_size, headed_page, plan_page
+from .rules import GoalKind, Instance, move_text, parse_move
 
 __all__ = ["draw", "move_caption", "WATER", "GLASS", "GOAL", "TOUCHED"]
 
@@ -48,26 +52,32 @@ class _Style:
 
 
 BIG = _Style(tallest=60.0, floor=2.0, width=14.0, column=22.0, text=4.0, names=True)
-SMALL = _Style(tallest=18.0, floor=1.0, width=5.0, column=7.5, text=2.4, names=False)
+SMALL = _Style(tallest=22.0, floor=1.5, width=6.0, column=9.0, text=3.2, names=False)
+CAPTION_MM = 3.2      # a frame's caption in the strip
 
 
-def draw(instance: Instance, solution: dict[str, Any] | None = None) -> Drawing:
-    """The jugs at their start levels, or with `solution` the strip of the plan's states."""
+def draw(instance: Instance, solution: dict[str, Any] | None = None, *,
+         width: float | None = None, height: float | None = None) -> Drawing:
+    """The jugs at their start levels, or with `solution` the strip of the plan's states,
+    on a page at most `width` x `height` mm (None: the largest page)."""
     lines = _facts(instance)
+    room = body_width(width)
     if not solution:
-        return headed_page(lines, _vessels(instance, instance.start, BIG, BODY_WIDTH, goal=True))
+        return headed_page(lines, _vessels(instance, instance.start, BIG, room, goal=True),
+                           width=width)
     moves, states = solution["moves"], solution["states"]
     lines.append(f"solution: {len(moves)} move{'s' * (len(moves) != 1)}, "
                  f"from {' '.join(map(str, states[0]))} to {' '.join(map(str, states[-1]))}")
 
     def frame(k: int) -> Drawing:
         touched = _touched(instance, moves[k - 1]) if k else ()
-        return _vessels(instance, states[k], SMALL, BODY_WIDTH, touched=touched)
+        return _vessels(instance, states[k], SMALL, room, touched=touched)
 
     def caption(k: int) -> str:
         return f"{k}. {move_caption(instance, moves[k - 1])}" if k else "start"
 
-    return plan_page(lines, len(moves), frame, caption, noun="moves")
+    return plan_page(lines, len(moves), frame, caption, noun="moves", width=width,
+                     height=height, caption_size=CAPTION_MM)
 
 
 def _facts(instance: Instance) -> list[str]:
@@ -80,24 +90,23 @@ def _facts(instance: Instance) -> list[str]:
     else:
         wanted = "the levels " + " ".join(map(str, goal.amounts)) + ", jug by jug"
     return [f"goal: {wanted}",
-            "capacities " + " ".join(map(str, instance.capacities))
+            f"capacities of jugs 1-{instance.jugs}: " + " ".join(map(str, instance.capacities))
             + " · start " + " ".join(map(str, instance.start)),
             "moves: " + ", ".join(kind.value for kind in instance.kinds)]
 
 
 def move_caption(instance: Instance, label: str) -> str:
-    """A move as a caption: "fill 0", "empty 2", "pour 0→1".
+    """A move of the solution JSON (jugs from 0) as a caption, jugs from 1: "fill 1",
+    "empty 3", "pour 1→2".
 
     >>> from twinsolve.puzzles.jugs.rules import parse
     >>> move_caption(parse("jugs\\ncapacities 3 5\\nmoves pour\\ngoal holds 4\\n"), "pour 1 0")
-    'pour 1→0'
+    'pour 2→1'
     """
     move = parse_move(label, instance.jugs)
     if move is None:
         raise ValueError(f"{label!r} is not a move of these {instance.jugs} jugs")
-    if move.kind is MoveKind.POUR:
-        return f"pour {move.jug}→{move.into}"
-    return f"{move.kind.value} {move.jug}"
+    return move_text(move, arrow="→")
 
 
 def _touched(instance: Instance, label: str) -> tuple[int, ...]:
@@ -152,7 +161,7 @@ def _text_sizes(instance: Instance, style: _Style, room: float) -> tuple[float, 
     widest = str(max(instance.capacities))
     small = style.text * 0.8
     return (fit_size(widest, room, style.text, bold=True),
-            min(fit_size(f"jug {instance.jugs - 1}", room, small),
+            min(fit_size(f"jug {instance.jugs}", room, small),
                 fit_size(f"of {widest}", room, small)))
 
 
@@ -163,6 +172,6 @@ def _label(picture: Drawing, style: _Style, sizes: tuple[float, float], jug: int
     picture.text(middle, bottom + style.text * 0.85, str(level), size=level_size, bold=True,
                  fill=TOUCHED if touched else "#000000")
     if style.names:
-        picture.text(middle, style.text * 0.8, f"jug {jug}", size=small)
+        picture.text(middle, style.text * 0.8, f"jug {jug + 1}", size=small)
         picture.text(middle, bottom + style.text * 2.35, f"of {cap}", size=small,
                      fill="#555555")

@@ -13,7 +13,8 @@ File: header `jugs`, then the lines `capacities A B ...`, optionally
 `start a b ...`, `moves` with any of `fill empty pour`, and `goal holds C` |
 `goal total C` | `goal exact a b ...`, each once, in any order. Solution:
 `{"moves": ["fill 0", "pour 0 1"], "states": [[0, 0], [3, 0], [0, 3]]}`
-(the levels from start to the end inclusive; jugs count from 0).
+(the levels from start to the end inclusive; jugs count from 0 in the JSON,
+from 1 in what people read: `render`, the pictures, `move_text`).
 
 Facts every back-end may use (each a proof, see `unreachable_reason`):
 
@@ -57,7 +58,7 @@ from ...core.limits import Limits
 from ...core.result import Result, Status, Stopwatch, Tally
 
 __all__ = ["Instance", "Goal", "GoalKind", "Move", "MoveKind", "parse", "format", "verify",
-           "objective", "render", "brute", "moves_of", "apply_move", "parse_move",
+           "objective", "render", "brute", "moves_of", "apply_move", "parse_move", "move_text",
            "level_gcd", "unreachable_reason", "plan_length_bound", "solution_from_moves",
            "MAX_JUGS", "MAX_CAPACITY", "BRUTE_MAX_STATES"]
 
@@ -213,7 +214,8 @@ def unreachable_reason(instance: Instance) -> str | None:
         levels = goal.amounts
         over = [i for i, (v, c) in enumerate(zip(levels, caps, strict=True)) if v > c]
         if over:
-            return f"jug {over[0]} cannot hold {levels[over[0]]} (capacity {caps[over[0]]})"
+            return (f"jug {over[0] + 1} cannot hold {levels[over[0]]} "
+                    f"(capacity {caps[over[0]]})")
         if any(v % h for v in levels):
             return f"every level stays a multiple of {h} (gcd of capacities and start)"
         wanted = sum(levels)
@@ -275,7 +277,7 @@ def _numbers(layout: Layout, entry: Entry, what: str, highs: Sequence[int],
     for (column, token), high in zip(tokens, highs, strict=True):
         value = ascii_int(token)
         if value is None or not low <= value <= high:
-            jug = f" (jug {len(values)})" if count > 1 else ""
+            jug = f" (jug {len(values) + 1})" if count > 1 else ""  # people count from 1
             raise layout.error(number, column, f"{what} must be a whole number {low}..{high}, "
                                f"got {quoted(token)}{jug}")
         values.append(value)
@@ -426,9 +428,28 @@ def solution_from_moves(instance: Instance, moves: Sequence[Move]) -> dict[str, 
 
 # ---------------------------------------------------------------- drawing
 
+def move_text(move: Move, arrow: str = "→") -> str:
+    """A move as people read it, jugs counted from 1: "fill 1", "empty 2", "pour 1→2".
+
+    >>> move_text(Move(MoveKind.POUR, 0, 1)), move_text(Move(MoveKind.FILL, 2))
+    ('pour 1→2', 'fill 3')
+    """
+    if move.kind is MoveKind.POUR:
+        return f"pour {move.jug + 1}{arrow}{move.into + 1}"
+    return f"{move.kind.value} {move.jug + 1}"
+
+
+def _readable(label: Any, jugs: int) -> str:
+    """A solution's move label as people read it (`move_text`), or as given when it is
+    none (`render` draws what it is handed)."""
+    move = parse_move(label, jugs)
+    return str(label) if move is None else move_text(move)
+
+
 def render(instance: Instance, solution: dict[str, Any] | None = None,
            width: int | None = None) -> Text:
-    """The jugs and goal, and the plan as one line per move with the levels after it.
+    """The jugs and goal, and the plan as one line per move with the levels after it; jugs
+    are numbered from 1 (`move_text`).
 
     A long plan is elided in the middle (`core.drawing`); lines wider
     than `width` are word-wrapped.
@@ -444,7 +465,8 @@ def render(instance: Instance, solution: dict[str, Any] | None = None,
             if isinstance(index, drawing.Gap):
                 text.append(index.label("moves") + "\n", style="dim")
                 continue
-            text.append(str(moves[index]).ljust(10), style="bold magenta")
+            text.append(_readable(moves[index], instance.jugs).ljust(10),
+                        style="bold magenta")
             text.append(str(states[index + 1]) + "\n")
     return drawing.wrapped(text, width)
 

@@ -9,8 +9,15 @@ puzzles stays cheap.
 
 from ...core.declaration import standard
 
-ENTRY = standard(__name__, "Lights Out", sat_unsupported=True,
+# The rules for people: a printed sheet says them (`Puzzle.rules_text`).
+RULES = ("Pressing a cell changes its light and those of its four neighbours (a variant's "
+         "rules are under its board); press cells until every light is off, with as few "
+         "presses as you can.")
+
+ENTRY = standard(__name__, "Lights Out", rules_text=RULES,
+                 sat_unsupported=True,
                  own_options=("hand", "cpsat", "sat"), generator="generate", picture="picture",
                  sat_export="models:sat_export", cpsat_export="models:cpsat_export",
                  summary="summary", too_large="rules:too_large",
-                 strategy="strategies:small_instances")
+                 strategy="strategies:small_instances",
+                 explanation="explain", play="play")

@@ -5,23 +5,26 @@ What is drawn. One square per cell, filled by its light: white is off (state
 1..K-1 darken step by step from light orange to brown, and each lit cell also
 carries its state as a small digit in its top left corner, so the picture
 reads without colour (the shades get darker as the state grows, which holds
-in greyscale too). An answer's presses sit in the middle of their cells: a
-black dot with a white ring for K = 2, a white disc holding the number of
-presses (bold) for K > 2. On a torus the board is framed by the classic glued
-edge arrows (one arrowhead on the left and right edges, two on the top and
-bottom: matching arrows are the same edge). Under the board, one short line
-per rule that is not the plain one (`torus`, `sigma`, `mod K`) and, with an
-answer, a line counting the presses.
+in greyscale too); a key under the board shows each state's shade. An
+answer's presses sit in the middle of their cells: a black dot with a white
+ring for K = 2, a white disc holding the number of presses (bold) for K > 2.
+On a torus the board is framed by the classic glued edge arrows (one
+arrowhead on the left and right edges, two on the top and bottom: matching
+arrows are the same edge). Under the board, one short line per rule that is
+not the plain one (`torus`, `sigma`, `mod K`), the key of the shades for
+K > 2 and, with an answer, a line counting the presses.
 
 The idea. Cells are about `CELL_MM` wide, shrunk so that the page fits the
-printable area of A4 (`graphics.layout.fit_cell`). The space of the
-answer's legend line is always reserved, so a board and its answer have the
-same geometry: cell for cell, the two drawings differ only by the press marks
-and that line. A board over `core.drawing.GRID_LIMIT` a side is one line of
-text (`core.drawing.grid_summary` on a `graphics.layout.line_page`), like
-the terminal picture, whose count of lights on reads a row shared by many
-rows once (a `lights all` board of 10^10 cells is counted in milliseconds).
-Legend widths are measured (`graphics.layout.text_width`).
+printable area of A4, or the room asked for (`width`, `height`: a sheet's
+slot; `graphics.layout.fit_cell`), and the drawing says so (`board`). The
+space of the answer's legend line is always reserved, so a board and its
+answer have the same geometry: cell for cell, the two drawings differ only
+by the press marks and that line. A board over `core.drawing.GRID_LIMIT` a
+side is one line of text (`core.drawing.grid_summary` on a
+`graphics.layout.line_page`), like the terminal picture, whose count of
+lights on reads a row shared by many rows once (a `lights all` board of
+10^10 cells is counted in milliseconds). Legend widths are measured
+(`graphics.layout.text_width`).
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import drawing
-from ...graphics.canvas import Drawing
-from ...graphics.layout import MAX_WIDTH, fit_cell, line_page, text_width
+from ...graphics.canvas import Board, Drawing
+from ...graphics.layout import MAX_HEIGHT, MAX_WIDTH, fit_cell, key, line_page, text_block
 from .rules import Instance, lights_on
 
 __all__ = ["draw", "light_fill", "CELL_MM", "MARGIN_MM"]
@@ -40,6 +43,7 @@ MARGIN_MM = 3.0
 GUTTER_MM = 3.5          # room for the torus arrows beside each edge
 TEXT_MM = 3.0            # legend text height
 LINE_MM = 4.5            # legend line pitch
+LEGEND_MM = 64.0         # the legend's lines wrap at this width under a narrower board
 
 OFF = "#ffffff"
 ON = "#e69f00"           # Okabe-Ito orange: the one lit state of a plain board
@@ -50,38 +54,61 @@ INK = "#000000"
 PAPER = "#ffffff"
 
 
-def draw(instance: Instance, solution: dict[str, Any] | None = None) -> Drawing:
-    """The board, with the presses of `solution` (`{"presses": [...]}`) marked when given.
+def draw(instance: Instance, solution: dict[str, Any] | None = None, *,
+         width: float | None = None, height: float | None = None,
+         cell: float | None = None) -> Drawing:
+    """The board, with the presses of `solution` (`{"presses": [...]}`) marked when given,
+    within `width` x `height` mm (None: the page), its cells `cell` mm wide when given (a
+    sheet's common cell).
 
     Raises ValueError when the presses do not fit the board (wrong shape, a digit >= K).
 
     >>> from twinsolve.puzzles.lightsout.rules import Instance
     >>> page = draw(Instance.all_on(3), {"presses": ["101", "010", "101"]})
-    >>> page.count("rect"), page.count("circle")
-    (9, 5)
+    >>> page.count("rect"), page.count("circle"), page.board.cell
+    (9, 5, 8.0)
     """
     presses = None if solution is None else _presses(instance, solution)
     if drawing.too_big(instance.rows, instance.cols):
         return _summary(instance, presses)
-    cell = _cell_size(instance)
+    room = (min(width or MAX_WIDTH, MAX_WIDTH), min(height or MAX_HEIGHT, MAX_HEIGHT))
+    cell = cell or _cell_size(instance, room)
     gutter = GUTTER_MM if instance.torus else 0.0
     x0 = y0 = MARGIN_MM + gutter
     board_w, board_h = instance.cols * cell, instance.rows * cell
-    rules_lines = _rule_lines(instance)
-    lines = rules_lines + ([_press_line(instance, presses)] if presses is not None else [])
-    width = max(board_w + 2 * gutter, max((text_width(t, TEXT_MM) for t in lines), default=0.0))
-    legend_top = y0 + board_h + gutter + (LINE_MM / 2 if lines else 0.0)
-    height = legend_top + len(lines) * LINE_MM + MARGIN_MM - (LINE_MM / 2 if lines else 0.0)
-    page = Drawing(min(width + 2 * MARGIN_MM, MAX_WIDTH), height, background=PAPER)
+    legend = _legend(instance, presses, min(max(board_w + 2 * gutter, LEGEND_MM),
+                                            room[0] - 2 * MARGIN_MM))
+    width = max([board_w + 2 * gutter, *(block.width for block in legend)])
+    top = y0 + board_h + gutter + (LINE_MM / 2 if legend else 0.0)
+    height = top + sum(block.height + LINE_MM / 4 for block in legend) + MARGIN_MM \
+        - (LINE_MM / 4 if legend else 0.0)
+    page = Drawing(width + 2 * MARGIN_MM, height, background=PAPER,
+                   board=Board(instance.rows, instance.cols, cell))
     _draw_lights(page, instance, x0, y0, cell)
     if instance.torus:
         _draw_torus_arrows(page, x0, y0, board_w, board_h)
     if presses is not None:
         _draw_presses(page, instance, presses, x0, y0, cell)
-    for number, line in enumerate(lines):
-        page.text(MARGIN_MM, legend_top + (number + 0.5) * LINE_MM, line, size=TEXT_MM,
-                  anchor="start")
+    for block in legend:
+        page.place(block, MARGIN_MM, top)
+        top += block.height + LINE_MM / 4
     return page
+
+
+def _legend(instance: Instance, presses: list[str] | None, width: float) -> list[Drawing]:
+    """The blocks under the board, each at most `width` mm wide: the rules that differ
+    from the plain game, the shades' key (K > 2), and with an answer its line."""
+    blocks = []
+    if _rule_lines(instance):
+        blocks.append(text_block(_rule_lines(instance), size=TEXT_MM, width=width,
+                                 spacing=LINE_MM / TEXT_MM))
+    shades = _shades_key(instance, width)
+    if shades is not None:
+        blocks.append(shades)
+    if presses is not None:
+        blocks.append(text_block([_press_line(instance, presses)], size=TEXT_MM, width=width,
+                                 spacing=LINE_MM / TEXT_MM))
+    return blocks
 
 
 # ---------------------------------------------------------------- the answer
@@ -124,17 +151,37 @@ def _rule_lines(instance: Instance) -> list[str]:
         lines.append(f"sigma: a press does not {'toggle' if k == 2 else 'change'} "
                      "its own light")
     if k != 2:
-        lines.append(f"mod {k}: lights go 0 (off) to {k - 1}, darker when higher; "
-                     f"a press adds 1, mod {k}")
+        lines.append(f"mod {k}: lights go 0 (off) to {k - 1}; a press adds 1, mod {k}")
     return lines
 
 
-def _cell_size(instance: Instance) -> float:
-    """CELL_MM, or less so that board, arrows and legend fit the page."""
+def _shades_key(instance: Instance, width: float) -> Drawing | None:
+    """For K > 2, the key of the shades: a sample of each state 0..K-1 and its number."""
+    k = instance.modulus
+    if k == 2:
+        return None
+    entries = [(_shade_sample(state, k), f"{state} (off)" if state == 0 else str(state))
+               for state in range(k)]
+    return key(entries, size=TEXT_MM, width=max(width, 20.0), gap=2.5)
+
+
+def _shade_sample(state: int, modulus: int) -> Drawing:
+    side = TEXT_MM * 1.5
+    sample = Drawing(side, side)
+    return sample.rect(0.1, 0.1, side - 0.2, side - 0.2, fill=light_fill(state, modulus),
+                       stroke=GRID, width=0.2)
+
+
+def _cell_size(instance: Instance, room: tuple[float, float]) -> float:
+    """CELL_MM, or less so that board, arrows and legend fit the page or `room` (the
+    legend reserved at its narrowest, with the longest answer line)."""
     gutter = 2 * GUTTER_MM if instance.torus else 0.0
-    legend = (len(_rule_lines(instance)) + 1) * LINE_MM + LINE_MM / 2  # +1: the answer's line
+    most = "9" * len(str(instance.rows * instance.cols * (instance.modulus - 1)))
+    answer = [most] * instance.rows  # stands for any answer's line: as many digits or fewer
+    legend = _legend(instance, answer, LEGEND_MM)
+    below = sum(block.height + LINE_MM / 4 for block in legend) + LINE_MM
     return fit_cell(instance.rows, instance.cols, CELL_MM, margin=MARGIN_MM, beside=gutter,
-                    below=gutter + legend)
+                    below=gutter + below, max_width=room[0], max_height=room[1])
 
 
 def light_fill(state: int, modulus: int) -> str:

@@ -7,7 +7,14 @@ listing the puzzles stays cheap.
 
 from ...core.declaration import standard
 
-ENTRY = standard(__name__, "Mirror maze", own_options=("sat",), generator="generate",
+# The rules for people: a printed sheet says them (`Puzzle.rules_text`).
+RULES = ("Each laser's beam runs straight, turns at mirrors and stops at a target, a wall or "
+         "the edge; flip as few rotatable mirrors as you can so that a beam hits a target "
+         "(every target, when the goal is all).")
+
+ENTRY = standard(__name__, "Mirror maze", rules_text=RULES,
+                 own_options=("sat",), generator="generate",
                  picture="picture", sat_export="models:sat_export",
                  cpsat_export="models:cpsat_export",
-                 strategy="strategies:small_instances")
+                 strategy="strategies:small_instances",
+                 explanation="explain", play="play")

@@ -1,4 +1,4 @@
-"""The summary on the terminal: one database's table and its problem lines, or two side by side.
+"""The terminal's tables: one database's totals and its problem lines, or two side by side.
 
 The rows are data (twinsolve.bench.scores, twinsolve.bench.comparison) and
 their columns too (twinsolve.bench.columns); this module draws them for a
@@ -7,7 +7,7 @@ console with rich, one block per puzzle that fits its width
 `problem_lines` lists the runs that went wrong, one line each, for the
 terminal before the table, and `print_warnings` the noise warnings after it.
 `twinsolve bench` and `twinsolve report` print `print_problems`,
-`print_summary` and `print_warnings`; `twinsolve report A B`
+`print_totals` and `print_warnings`; `twinsolve report A B`
 `print_comparison`: what A and B are (host, load, date, version) and their
 warnings, the changes in kind, the tasks that changed beyond noise (the
 first `SHOWN` of each; `--wide` and the files list every one), then the
@@ -23,11 +23,11 @@ from rich.text import Text
 
 from .columns import (
     CHANGE_COLUMNS,
-    COLUMNS,
     COMPARE_COLUMNS,
     DEFINITIONS,
     RATIO_NOTE,
     TIME_COLUMNS,
+    TOTALS_COLUMNS,
     Column,
     Row,
 )
@@ -35,12 +35,12 @@ from .comparison import Comparison, change_rows, time_rows
 from .noise import RULE
 from .records import RunRecord
 from .results import facts
-from .scores import PROBLEMS, SummaryRow, is_virtual_best, problems, scope_notes, summarise
+from .scores import PROBLEMS, TotalsRow, is_virtual_best, problems, scope_notes, totals
 from .tables import blocks, fit, rich_table
 
-# `summarise` makes the rows these functions print; the `bench` command takes both from here.
-__all__ = ["summary_table", "print_summary", "problem_lines", "print_problems",
-           "print_warnings", "compare_table", "print_comparison", "summarise"]
+# `totals` makes the rows these functions print; the `bench` command takes both from here.
+__all__ = ["totals_table", "print_totals", "problem_lines", "print_problems",
+           "print_warnings", "compare_table", "print_comparison", "totals"]
 
 
 # ------------------------------------------------------------------ problems
@@ -83,34 +83,35 @@ def print_problems(console: Console, records: Iterable[RunRecord]) -> None:
 
 # ------------------------------------------------------------------ one database
 
-def summary_table(rows: Sequence[SummaryRow], title: str = "twinsolve bench",
+def totals_table(rows: Sequence[TotalsRow], title: str = "twinsolve bench",
                   width: int | None = None, wide: bool = False) -> RenderableType:
-    """The summary for the terminal: blocks that fit `width`, or with `wide` every column.
+    """The totals for the terminal: blocks that fit `width`, or with `wide` every column.
 
     A wide table is as wide as it needs (print it with `crop=False`, as
-    `print_summary` does); a narrow one never shortens a cell.
+    `print_totals` does); a narrow one never shortens a cell.
     """
-    drawn = blocks(COLUMNS, rows, width, wide=wide, notes=scope_notes(rows),
+    drawn = blocks(TOTALS_COLUMNS, rows, width, wide=wide, notes=scope_notes(rows),
                    italic=is_virtual_best)
     return Group(Text(title, style="bold"), *drawn.parts, Text(""),
                  *(Text(line, style="dim") for line in (*drawn.footer, DEFINITIONS)))
 
 
-def print_summary(console: Console, rows: Sequence[SummaryRow], title: str = "twinsolve bench",
+def print_totals(console: Console, rows: Sequence[TotalsRow], title: str = "twinsolve bench",
                   wide: bool = False) -> None:
-    """Print the summary to fit the console (or every column with `wide`, uncropped)."""
+    """Print the totals to fit the console (or every column with `wide`, uncropped)."""
     if not rows:
         console.print(Text(f"{title}: no runs"))
         return
-    console.print(summary_table(rows, title, width=console.width, wide=wide), crop=not wide)
+    console.print(totals_table(rows, title, width=console.width, wide=wide), crop=not wide)
 
 
 # ------------------------------------------------------------------ warnings
 
 def print_warnings(console: Console, lines: Iterable[str], prefix: str = "") -> None:
-    """Each noise warning (twinsolve.bench.noise) on its own line: `warning: ...`."""
+    """Each noise warning (twinsolve.bench.noise) on its own line, `warning: ...`, wrapped
+    to the console's width as the table above it is."""
     for line in lines:
-        console.print(Text(f"warning: {prefix}{line}", style="yellow"), soft_wrap=True)
+        console.print(Text(f"warning: {prefix}{line}", style="yellow"))
 
 
 # ------------------------------------------------------------------ two databases
@@ -147,23 +148,22 @@ def _kinds(comparison: Comparison, width: int | None, wide: bool) -> list[Render
         return [Text(""), Text("changed in kind: nothing (every task kept its status)",
                                style="bold")]
     worse = sum(c.worse for c in changes)
-    return _listed(f"changed in kind: {len(changes)} ({worse} for the worse)", CHANGE_COLUMNS,
-                   change_rows(changes), width, wide)
+    # The notes go under the table, one line each: a column of them would not fit.
+    columns = [c for c in CHANGE_COLUMNS if c.key != "note"]
+    rows = change_rows(changes)
+    parts = _listed(f"changed in kind: {len(changes)} ({worse} for the worse)", columns, rows,
+                    width, wide)
+    shown = rows if wide else rows[:SHOWN]
+    return parts + [Text(f"note: {row['path']} · {row['backend']}: {row['note']}", style="dim")
+                    for row in shown if row["note"]]
 
 
 def _times(comparison: Comparison, width: int | None, wide: bool) -> list[RenderableType]:
     rule = RULE.format(threshold=comparison.threshold)
     changed = comparison.changed_times
-    same = len(comparison.times) - len(changed)
-    load = sum(t.change.why.startswith("wall time only") for t in comparison.times)
-    host = f" ({load} slower or faster by wall time only: the host, not the code)" if load \
-        else ""
+    title = comparison.time_headline()
     if not changed:
-        return [Text(""), Text(f"time: no change beyond noise ({same} task"
-                               f"{'' if same == 1 else 's'} solved on both sides the same"
-                               f"{host})", style="bold"), Text(rule, style="dim")]
-    title = (f"time: {len(changed)} task{'' if len(changed) == 1 else 's'} changed beyond "
-             f"noise, {same} the same{host}")
+        return [Text(""), Text(title, style="bold"), Text(rule, style="dim")]
     return [*_listed(title, TIME_COLUMNS, time_rows(changed), width, wide),
             Text(rule, style="dim")]
 

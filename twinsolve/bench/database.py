@@ -59,7 +59,7 @@ reads every stored run it resumes or shares before it writes (its suite
 module), so a row that no longer decodes refuses the database unchanged. A
 stored row that does not decode in a report is the same one-line
 `UsageError`, never a traceback. Reports open the database with
-`Store.open_read_only`: never created, never changed, not even by copying
+`ResultsDatabase.open_read_only`: never created, never changed, not even by copying
 the -wal file a killed bench left into it (`_connect_read_only`).
 """
 
@@ -83,7 +83,7 @@ from ..core.run import file_problem
 from ..core.sources import printable
 from .records import RunRecord
 
-__all__ = ["Store", "RunKey", "SCHEMA_VERSION", "RUN_COLUMNS", "task_hash", "limits_key"]
+__all__ = ["ResultsDatabase", "RunKey", "SCHEMA_VERSION", "RUN_COLUMNS", "task_hash", "limits_key"]
 
 SCHEMA_VERSION = 3
 
@@ -300,7 +300,7 @@ def _upgrade_from_1(db: sqlite3.Connection) -> None:
                             row["count"] is not None)
         values = {name: row[name] for name in row.keys() if name in _COLUMNS or name in
                   ("id", "finished")}
-        # task_path '': the old key named no file (`Store.upgraded` resumes it)
+        # task_path '': the old key named no file (`ResultsDatabase.upgraded` resumes it)
         values.update(task_hash=task_hash(row["instance_hash"], metadata), task_path="",
                       limits=limits)
         names = list(values)
@@ -320,7 +320,7 @@ def _bool(value: bool | None) -> int | None:
     return None if value is None else int(value)
 
 
-class Store:
+class ResultsDatabase:
     """The results database, created if missing (the harness's view)."""
 
     def __init__(self, path: str | Path, connection: sqlite3.Connection | None = None) -> None:
@@ -360,7 +360,7 @@ class Store:
         db.execute("PRAGMA synchronous=NORMAL")
 
     @classmethod
-    def open_read_only(cls, path: str | Path) -> Store:
+    def open_read_only(cls, path: str | Path) -> ResultsDatabase:
         """An existing results database on a connection that never writes it.
 
         A schema-1 database is copied into memory and upgraded there, so the file
@@ -413,7 +413,7 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> ResultsDatabase:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -1,7 +1,7 @@
-"""The summary rows and the terminal summary: fits 80 and 120 columns, PAR-2's tasks, wins.
+"""The totals rows and the terminal's totals table: fits 80 and 120 columns, PAR-2's tasks, wins.
 
 The realistic record set has 6 puzzles and 4 back-ends with long specs
-(`sat:glucose4`, `hand:engine=memo`) and every status a summary counts, so
+(`sat:glucose4`, `hand:engine=memo`) and every status the totals count, so
 every count column is nonzero somewhere: the worst case for the width.
 """
 
@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from twinsolve.bench.columns import COLUMNS, format_value
+from twinsolve.bench.columns import TOTALS_COLUMNS, format_value
 from twinsolve.bench.records import RunRecord
-from twinsolve.bench.scores import VIRTUAL_BEST, summarise
-from twinsolve.bench.summary import print_problems, print_summary, problem_lines
+from twinsolve.bench.scores import VIRTUAL_BEST, totals
+from twinsolve.bench.terminal import print_problems, print_totals, problem_lines
 from twinsolve.core.result import Status
 
 PUZZLES = ("chess", "cave", "clock", "jugs", "lightsout", "mirror")
@@ -48,7 +48,7 @@ def realistic() -> list[RunRecord]:
 
 def render(rows, width: int, wide: bool = False) -> str:
     console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
-    print_summary(console, rows, "twinsolve bench", wide=wide)
+    print_totals(console, rows, "twinsolve bench", wide=wide)
     return console.export_text()
 
 
@@ -66,8 +66,8 @@ def _block_lines(text: str, puzzle: str) -> list[str]:
 
 
 @pytest.mark.parametrize("width", [80, 120])
-def test_summary_fits_the_terminal_without_cutting_a_cell(width):
-    rows = summarise(realistic())
+def test_totals_fit_the_terminal_without_cutting_a_cell(width):
+    rows = totals(realistic())
     text = render(rows, width)
     assert "…" not in text
     assert max(len(line) for line in text.splitlines()) <= width
@@ -83,7 +83,7 @@ def test_summary_fits_the_terminal_without_cutting_a_cell(width):
 
 
 def test_every_failure_count_stays_at_80_columns():
-    text = render(summarise(realistic()), 80)
+    text = render(totals(realistic()), 80)
     header = _block_lines(text, "cave")[0].split()
     assert {"solved", "wins", "only", "feas", "wrong", "t/o", "m/o", "crash", "other",
             "PAR-2"} <= set(header)
@@ -93,25 +93,58 @@ def test_every_failure_count_stays_at_80_columns():
 
 
 def test_120_columns_show_more_than_80():
-    rows = summarise(realistic())
+    rows = totals(realistic())
     narrow = _block_lines(render(rows, 80), "cave")[0].split()
     wider = _block_lines(render(rows, 120), "cave")[0].split()
     assert set(narrow) < set(wider) and "median" in wider
 
 
 def test_wide_shows_every_column_uncut_even_at_80():
-    text = render(summarise(realistic()), 80, wide=True)
+    text = render(totals(realistic()), 80, wide=True)
     assert "…" not in text
     assert max(len(line) for line in text.splitlines()) > 80
-    for column in COLUMNS:
+    for column in TOTALS_COLUMNS:
         assert column.header in text, column.header
 
 
 def test_all_zero_count_columns_are_left_out():
-    rows = summarise([run("a.txt", "hand", Status.OPTIMAL, 0.01),
+    rows = totals([run("a.txt", "hand", Status.OPTIMAL, 0.01),
                       run("a.txt", "cpsat", Status.OPTIMAL, 0.02)])
     header = _block_lines(render(rows, 80), "lightsout")[0].split()
     assert "wrong" not in header and "crash" not in header and "PAR-2" in header
+
+
+def _measured(backend: str, wall: float, cpu: float, mem: float) -> list[RunRecord]:
+    return [RunRecord(f"{name}.txt", "lightsout", backend, Status.OPTIMAL, wall_s=wall,
+                      cpu_s=cpu, mem_mb=mem, stats={"nodes": 5}, instance_hash=name,
+                      timeout_s=10.0) for name in "ab"]
+
+
+def test_cpu_and_memory_show_where_they_say_more_than_the_wall_time():
+    # CPU time within 25 % of the wall time on every row: the cpu column would repeat it
+    alike = totals([*_measured("hand", 0.10, 0.11, 0.0), *_measured("sat", 0.40, 0.38, 0.0)])
+    text = render(alike, 120)
+    header = _block_lines(text, "lightsout")[0].split()
+    assert "cpu" not in header and "mem" not in header and "median" in header
+    assert "cpu is left out where it is within 25% of the wall time" in text
+    # four threads busy for the wall time (4x), 200 MB added at the peak: both shown
+    threads = totals([*_measured("hand", 0.1, 0.11, 0.0), *_measured("cpsat", 0.1, 0.4, 200)])
+    lines = _block_lines(render(threads, 120), "lightsout")
+    header = lines[0].split()
+    assert {"median", "cpu", "mem"} <= set(header)
+    cpsat = next(line for line in lines if line.startswith("cpsat "))
+    assert re.search(r"100\.0 ms +400\.0 ms +200 MB", cpsat), cpsat  # median, cpu, mem
+
+
+def test_the_virtual_best_counts_nodes_only_when_every_backend_counts_one_unit():
+    def best(backends):
+        runs = [run("a.txt", b, Status.OPTIMAL, 0.1 * (i + 1), nodes=10 * (i + 1))
+                for i, b in enumerate(backends)]
+        return next(r for r in totals(runs) if r["backend"] == VIRTUAL_BEST)
+
+    # hand's search nodes and cpsat's branches are no one quantity: no median for both
+    assert best(["hand", "cpsat"])["median_nodes"] is None
+    assert best(["hand", "hand:engine=memo"])["median_nodes"] == 10
 
 
 # ------------------------------------------------------------------ PAR-2 and wins
@@ -121,7 +154,7 @@ def test_unsupported_task_is_left_out_of_par2_for_every_backend():
                run("easy.txt", "sat", Status.OPTIMAL, 3.0),
                run("mod3.txt", "hand", Status.TIMEOUT, 10.0),
                run("mod3.txt", "sat", Status.UNSUPPORTED, 0.0)]
-    rows = {r["backend"]: r for r in summarise(records)}
+    rows = {r["backend"]: r for r in totals(records)}
     # Before: hand's PAR-2 took in the time-out on mod3 (10.5) while sat's did not (3.0).
     assert rows["hand"]["par2"] == 1.0 and rows["sat"]["par2"] == 3.0
     assert rows[VIRTUAL_BEST]["par2"] == 1.0
@@ -136,13 +169,13 @@ def test_a_backend_that_handles_no_task_of_a_puzzle_leaves_nothing_out():
     records = [run(f"j{i}.txt", backend, status, 1.0, puzzle="jugs")
                for i in range(3) for backend, status in
                (("hand", Status.OPTIMAL), ("hand:minimise=false", Status.UNSUPPORTED))]
-    rows = {r["backend"]: r for r in summarise(records)}
+    rows = {r["backend"]: r for r in totals(records)}
     assert rows["hand"]["par2"] == 1.0 and rows["hand"]["excluded"] == 0
-    assert "PAR-2 over" not in render(summarise(records), 80)
+    assert "PAR-2 over" not in render(totals(records), 80)
 
 
 def test_an_error_counts_as_not_solved_in_par2():
-    rows = {r["backend"]: r for r in summarise([run("a.txt", "hand", Status.ERROR, 0.1),
+    rows = {r["backend"]: r for r in totals([run("a.txt", "hand", Status.ERROR, 0.1),
                                                 run("a.txt", "sat", Status.OPTIMAL, 2.0)])}
     assert rows["hand"]["par2"] == 20.0 and rows["hand"]["error"] == 1
 
@@ -152,7 +185,7 @@ def test_wins_and_only_solver():
                run("b.txt", "hand", Status.OPTIMAL, 0.1), run("b.txt", "sat", Status.OPTIMAL, 0.9),
                run("c.txt", "hand", Status.TIMEOUT, 10.0), run("c.txt", "sat", Status.UNSAT, 4.0),
                run("d.txt", "hand", Status.WRONG, 0.01), run("d.txt", "sat", Status.TIMEOUT, 10)]
-    rows = {r["backend"]: r for r in summarise(records)}
+    rows = {r["backend"]: r for r in totals(records)}
     assert (rows["hand"]["wins"], rows["sat"]["wins"]) == (2, 2)  # a tie counts for both
     assert (rows["hand"]["only"], rows["sat"]["only"]) == (0, 1)  # a wrong answer never counts
     assert rows[VIRTUAL_BEST]["wins"] is None and rows[VIRTUAL_BEST]["solved"] == 3
@@ -164,7 +197,7 @@ def test_two_files_with_the_same_board_are_two_tasks():
                RunRecord("b.txt", "lightsout", "hand", Status.WRONG, wall_s=0.1, **same),
                RunRecord("a.txt", "lightsout", "sat", Status.OPTIMAL, wall_s=0.2, **same),
                RunRecord("b.txt", "lightsout", "sat", Status.WRONG, wall_s=0.2, **same)]
-    vbs = next(r for r in summarise(records) if r["backend"] == VIRTUAL_BEST)
+    vbs = next(r for r in totals(records) if r["backend"] == VIRTUAL_BEST)
     assert vbs["runs"] == 2 and vbs["tasks"] == 2 and vbs["solved"] == 1
 
 

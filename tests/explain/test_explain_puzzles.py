@@ -1,0 +1,120 @@
+"""The explanations of Lights Out, the mirror maze, Solitaire Chess, jugs and clock
+(issue 28): each step's claim re-checked on its own, the hardest step at the grader's
+level, and the hints (mistakes, next steps, done)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+
+from twinsolve.core.run import load_file
+from twinsolve.explain import explain, hint
+from twinsolve.explain.steps import Mistake, Step, decided_items
+from twinsolve.puzzles.chess.hand import prove_unique
+from twinsolve.puzzles.lightsout.rules import press_effect
+
+
+def _load(puzzle: str, name: str):
+    return load_file(ROOT / "instances" / puzzle / name)
+
+
+def _cell(item: str) -> tuple[int, int]:
+    r, c = item[1:].split("c")
+    return int(r), int(c)
+
+
+@pytest.mark.parametrize("name", ["all-on-05x05.txt",
+                                  "graded/lightsout-medium-5x5-modulus3-s1-01.txt",
+                                  pytest.param("graded/lightsout-hard-10x10-varianttorus-s1-01.txt",
+                                               marks=pytest.mark.slow)])
+def test_each_chase_step_turns_its_row_off_with_the_only_presses_left(name):
+    """After the presses a chase step decides, every light of the row above is off, and
+    no later step presses a cell that reaches it (so the chase's claim holds)."""
+    board = _load("lightsout", name)
+    found = explain(board)
+    grid = {_cell(item): value for item, value in decided_items(found.steps).items()}
+    for step in found.steps[1:]:
+        assert step.technique == "chase"
+        row = _cell(step.decided[0][0])[0] - 1
+        for c in range(board.cols):
+            total = board.lights[row][c] + sum(
+                value * press_effect(board, r, cc).count((row, c))
+                for (r, cc), value in grid.items())
+            assert total % board.modulus == 0
+
+
+def test_the_first_row_step_says_which_kernel_combination_is_fewest():
+    found = explain(_load("lightsout", "all-on-05x05.txt"))
+    first = found.steps[0]
+    assert first.technique == "exhaustive" and "kernel of dimension 2" in first.reason
+    assert "their press counts are 15, 15, 15, 15" in first.reason
+    assert sum(decided_items(found.steps).values()) == 15
+
+
+def test_lightsout_hints():
+    board = _load("lightsout", "all-on-03x03.txt")  # one answer: press the corners and the middle
+    assert hint(board, {"presses": ["101", "010", "101"]}) is None
+    assert hint(board, {"presses": ["11?", "???", "???"]}) == Mistake(
+        "r0c1", "r0c1 pressed 1 times is in no fewest-press answer that keeps the cells "
+                "before it in reading order")
+    step = hint(board, {"presses": ["101", "???", "???"]})
+    assert isinstance(step, Step) and step.decided == (("r1c0", 0), ("r1c1", 1), ("r1c2", 0))
+
+
+def test_mirror_forcing_steps_flip_mirrors_of_the_answer_and_keep_the_others():
+    maze = _load("mirror", "easy-08x08.txt")
+    found = explain(maze)
+    assert [s.technique for s in found.steps][:-1] == ["forcing"] * (len(found.steps) - 1)
+    flips = {(r, c) for r, c in found.solution["flips"]}
+    for step in found.steps[:-1]:
+        (item, value), = step.decided
+        assert value == 1 and _cell(item) in flips and "kept as '/'" in step.reason
+    assert hint(maze, {"flips": [list(cell) for cell in sorted(flips)]}) is None
+    kept = next(cell for cell in maze.rotatable() if cell not in flips)
+    wrong = hint(maze, {"flips": [list(kept)]})
+    assert isinstance(wrong, Mistake) and wrong.item == f"r{kept[0]}c{kept[1]}"
+
+
+def test_chess_counts_the_dead_ends_the_graders_proof_counts():
+    board = _load("chess", "graded/chess-advanced-4x4-s1-01.txt")
+    found = explain(board)
+    proof = prove_unique(board)
+    assert tuple(value for _, value in
+                 sorted(decided_items(found.steps).items(),
+                        key=lambda kv: int(kv[0].split()[1]))) == proof.moves
+    assert f"{proof.dead_ends} dead ends" in found.summary[0]
+    assert found.steps[found.hardest()].technique == "advanced"
+    assert explain(board, "intermediate").complete is False
+    first = found.solution["moves"][0]
+    assert hint(board, {"moves": [first]}).decided[0][0] == "move 2"
+    dead = found.steps[0].reason.split("; ")[1].split(" ")[0].rstrip(",")
+    assert hint(board, {"moves": [dead]}) == Mistake(
+        "move 1", f"move 1, {dead}, is a dead end: from there no sequence of captures "
+                  f"leaves one piece")
+
+
+def test_jugs_and_clock_prove_the_plan_shortest_by_the_layers():
+    jugs = explain(_load("jugs", "die-hard-holds-4.txt"))
+    assert "no plan has fewer than 6 moves" in jugs.summary[1]
+    assert "only plan" in jugs.summary[2]
+    clock = explain(_load("clock", "design-12-hours.txt"))
+    assert "gcd(12, steps) = 1" in clock.summary[0] and "2 plans of 2 moves" in clock.summary[2]
+
+
+def test_plan_hints_catch_a_move_off_the_shortest_plans():
+    instance = _load("jugs", "die-hard-holds-4.txt")
+    assert hint(instance, {"moves": ["fill 1", "pour 1 0", "empty 0", "pour 1 0", "fill 1",
+                                     "pour 1 0"]}) is None
+    step = hint(instance, {"moves": ["fill 1"]})
+    assert step.decided == (("move 2", "pour 1 0"),)
+    wrong = hint(instance, {"moves": ["fill 1", "empty 1"]})
+    assert wrong.item == "move 2" and "cannot end in 6 moves" in wrong.reason
+    illegal = hint(instance, {"moves": ["pour 0 1"]})
+    assert illegal.item == "move 1" and "not a move the rules allow" in illegal.reason
+
+
+def test_no_plan_says_the_number_theory():
+    from twinsolve.explain.steps import NoSolution
+
+    with pytest.raises(NoSolution, match="multiple of gcd.M, steps. = 2"):
+        explain(_load("clock", "million-unreachable.txt"))

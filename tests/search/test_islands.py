@@ -1,0 +1,203 @@
+"""The engine's island rules (`twinsolve.search.islands`) against brute force and by hand.
+
+- On random small grids with clues (read off a random valid sea, or random),
+  for every technique set, the search over the rules finds exactly the
+  shadings a plain oracle accepts (connected sea, no 2x2 sea, one clue per
+  island, its number the island's size): the rules are sound and complete
+  once every cell is decided, and no technique removes a solution.
+- Along the published answer of a few corpus-like puzzles, decided in a
+  random order, propagation never contradicts (every deduction is sound).
+- Each technique forces what it should on its own: a cell between two
+  islands, a complete island walled in, an unreachable cell, a bottleneck
+  cell, the cells beside every completion, the sea's size.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from twinsolve.search.grid import Grid
+from twinsolve.search.islands import SEA_LABEL, TECHNIQUES, Islands
+from twinsolve.search.propagate import IS_FALSE, IS_TRUE, UNDECIDED, Propagator, search
+
+LAND, SEA = IS_FALSE, IS_TRUE
+
+
+def flood(grid, start, allowed):
+    seen, todo = {start}, [start]
+    while todo:
+        v = todo.pop()
+        for w in grid.neighbours[v]:
+            if w in allowed and w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return seen
+
+
+def is_solution(grid, clues, sea):
+    """The oracle: the rules read literally on one shading (a set of sea cells)."""
+    numbers = dict(clues)
+    if sea & set(numbers):
+        return False
+    cols = grid.cols
+    for r in range(grid.rows - 1):
+        for c in range(cols - 1):
+            if {r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1} <= sea:
+                return False
+    if sea and flood(grid, min(sea), sea) != sea:
+        return False
+    land = set(range(grid.size)) - sea
+    while land:
+        island = flood(grid, min(land), land)
+        land -= island
+        held = [numbers[v] for v in island if v in numbers]
+        if len(held) != 1 or (held[0] is not None and held[0] != len(island)):
+            return False
+    return True
+
+
+def brute(grid, clues):
+    free = [v for v in range(grid.size) if v not in dict(clues)]
+    return {frozenset(s) for k in range(len(free) + 1)
+            for s in itertools.combinations(free, k) if is_solution(grid, clues, set(s))}
+
+
+def solve_all(grid, clues, techniques):
+    islands = Islands(grid, clues, LAND, techniques)
+    store = islands.store()
+    prop = Propagator(store)
+    for rule, watches, priority in islands.rules():
+        prop.add_rule(rule, watches, priority=priority)
+    found = search(prop, choose=lambda s: next(
+        (v for v in range(len(s.dom)) if not s.is_fixed(v)), None), max_solutions=None)
+    assert found.exhausted
+    return [frozenset(v for v in range(grid.size) if values[v]) for values in found.solutions]
+
+
+def random_case(rng):
+    rows, cols = rng.randint(1, 3), rng.randint(2, 4)
+    grid = Grid(rows, cols)
+    if rng.random() < 0.7:
+        sea = set(range(grid.size))
+        for v in rng.sample(range(grid.size), grid.size):
+            if rng.random() < 0.5:
+                sea.discard(v)
+        clues, land = [], set(range(grid.size)) - sea
+        while land:
+            island = flood(grid, min(land), land)
+            land -= island
+            number = len(island) + (rng.choice((-1, 1)) if rng.random() < 0.15 else 0)
+            clues.append((rng.choice(sorted(island)),
+                          None if rng.random() < 0.1 else max(1, number)))
+    else:
+        cells = rng.sample(range(grid.size), rng.randint(0, min(3, grid.size)))
+        clues = [(v, rng.choice((None, 1, 2, 3))) for v in cells]
+    return grid, sorted(clues)
+
+
+TECHNIQUE_SETS = [(), ("reach",), ("reach", "cuts"), TECHNIQUES]
+
+
+@pytest.mark.parametrize("techniques", TECHNIQUE_SETS, ids=lambda t: "+".join(t) or "bounds")
+def test_the_rules_find_exactly_the_solutions_brute_force_finds(techniques):
+    rng = random.Random(f"islands {techniques}")
+    for _ in range(60):
+        grid, clues = random_case(rng)
+        found = solve_all(grid, clues, techniques)
+        assert len(found) == len(set(found)), (grid.rows, grid.cols, clues)  # labels fixed
+        assert set(found) == brute(grid, clues), (grid.rows, grid.cols, clues)
+
+
+# A 6x6 with its answer (# sea, . land): the deductions along it must never contradict.
+PUZZLE = ["##1###", "#1##1#", "###.##", ".2#..#", "###4#1", ".2####"]
+
+
+def test_no_deduction_contradicts_the_answer_in_any_order():
+    grid = Grid(6, 6)
+    clues = [(r * 6 + c, int(ch)) for r, line in enumerate(PUZZLE) for c, ch in enumerate(line)
+             if ch.isdigit()]
+    answer = [ch == "#" for line in PUZZLE for ch in line]
+    for seed in range(5):
+        islands = Islands(grid, clues, LAND)
+        store = islands.store()
+        prop = Propagator(store)
+        for rule, watches, priority in islands.rules():
+            prop.add_rule(rule, watches, priority=priority)
+        assert prop.propagate()
+        for v in random.Random(seed).sample(range(grid.size), grid.size):
+            if store.dom[v] == UNDECIDED:
+                store.restrict(v, SEA if answer[v] else LAND)
+                assert prop.propagate(), (seed, v)
+            assert store.dom[v] == (SEA if answer[v] else LAND)
+
+
+def settled(rows, cols, clues, techniques=TECHNIQUES, fixed=()):
+    """The shading propagation leaves: '#' sea, '.' land, '?' undecided, row by row."""
+    grid = Grid(rows, cols)
+    islands = Islands(grid, clues, LAND, techniques)
+    store = islands.store()
+    for v, value in fixed:
+        store.dom[v] = value
+    prop = Propagator(store)
+    for rule, watches, priority in islands.rules():
+        prop.add_rule(rule, watches, priority=priority)
+    assert prop.propagate()
+    marks = {SEA: "#", LAND: ".", UNDECIDED: "?"}
+    text = "".join(marks[m] for m in store.dom[:grid.size])
+    return [text[r * cols:(r + 1) * cols] for r in range(rows)]
+
+
+def test_a_cell_between_two_islands_is_sea_and_a_complete_island_is_walled_in():
+    # 2 . 2 on one row: the middle cell would join both islands.
+    assert settled(2, 3, [(0, 2), (2, 2)], ())[0] == ".#."
+    # A 1 is complete at once: its neighbours are sea (and no island reaches a corner).
+    assert settled(3, 3, [(4, 1)], ()) == ["###", "#.#", "###"]
+
+
+def test_cells_no_island_reaches_around_the_sea_are_sea():
+    # A 3 walled off on its right: the top right cell is near enough on the grid, but
+    # out of reach around the wall; then the island has one way to grow.
+    fixed = [(1, SEA)]
+    assert settled(2, 3, [(0, 3)], (), fixed) == [".#?", "??#"]
+    assert settled(2, 3, [(0, 3)], ("reach",), fixed) == [".##", "..#"]
+
+
+def test_a_bottleneck_an_island_cannot_grow_without_is_land():
+    # A 3 with exactly two free cells to grow into: both are land, found by the cut rule
+    # (reach alone leaves the lower one open).
+    fixed = [(2, SEA), (4, SEA), (5, SEA)]  # row 0: 3 ? #, row 1: ? # #
+    assert settled(2, 3, [(0, 3)], ("reach",), fixed)[1][0] == "?"
+    assert settled(2, 3, [(0, 3)], ("reach", "cuts"), fixed) == ["..#", ".##"]
+
+
+def test_the_cells_beside_every_completion_of_an_island_are_sea():
+    # A 2 in a corner grows right or down; the cell beside both completions is sea, which
+    # only listing the completions finds (the 3 opposite could reach it).
+    clues = [(0, 2), (8, 3)]
+    assert settled(3, 3, clues, ("reach", "cuts"))[1][1] == "?"
+    assert settled(3, 3, clues, ("reach", "cuts", "shapes"))[1][1] == "#"
+
+
+def test_the_sea_keeps_its_size():
+    # A 3 in a corner of a 3x3 leaves six sea cells: land on the far corners of the top
+    # row or the left column would leave the sea too few, so they are sea.
+    without = settled(3, 3, [(0, 3)], ("reach",))
+    assert without[0][2] == without[2][0] == "?"
+    assert settled(3, 3, [(0, 3)], ("reach", "cuts")) == [".?#", "?.#", "###"]
+
+
+def test_a_label_holds_only_the_islands_near_enough():
+    islands = Islands(Grid(1, 5), [(0, 2)], LAND)
+    store = islands.store()
+    assert store.dom[5] == 2  # the clue cell: its own island only
+    assert store.dom[6] == SEA_LABEL | 2 and store.dom[7] == SEA_LABEL  # too far
+
+
+def test_unknown_techniques_and_land_masks_are_refused():
+    with pytest.raises(ValueError, match="unknown techniques"):
+        Islands(Grid(2, 2), [], LAND, ("guessing",))
+    with pytest.raises(ValueError, match="land is IS_TRUE or IS_FALSE"):
+        Islands(Grid(2, 2), [], UNDECIDED)

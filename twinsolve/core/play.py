@@ -1,0 +1,160 @@
+"""The play contract: what a puzzle's `play` module gives a person playing it by hand.
+
+A puzzle that can be played in the studio (`twinsolve.studio`) declares a
+`play` module (`core.declaration`: `PLAN`, `start`, `apply`, `board`,
+`items`, `moves_to`, `remaining`, `EDIT_TOKENS`, `blank`, `edit`). This module
+holds the vocabulary those modules share, so that each says only what is its
+own, and the studio reads every puzzle alike:
+
+- a position is the solution keys' JSON with unknowns (the state
+  `twinsolve.explain.hint` reads), made only by `start` and `apply`, never
+  taken from a client;
+- a move is a string; the moves of a marks puzzle (`PLAN` False) are
+  `"ITEM VALUE"` (`"r3c7 1"`: the cell in row 3, column 7 set to 1), so the
+  moves to any position, and to the items an explanation decides, are
+  written the same way (`mark`, `read_mark`);
+- `Board` is what `board(instance, position)` returns: the drawing (a
+  `graphics.canvas.Drawing`, in millimetres), the `Target`s a person clicks
+  (boxes in the drawing's millimetres, named as the explanation names items:
+  `cell_item`), whether the position is `complete` (nothing undecided, or
+  the goal reached: the moment `verify` has the last word) and one line of
+  `status`;
+- `moves(instance, position)` gives the `Move`s a person can make there
+  (each made by clicking or dragging its `path` of targets, a right click
+  when `alt`, or its button when `listed`), apart from the drawing so that a
+  search over positions (the studio's frontier view) never draws.
+
+>>> read_mark("r1c2 ?", 3, 4, "01?")
+(1, 2, '?')
+>>> [m.move for m in cycle("r0c0", "?", "?10")]
+['r0c0 1', 'r0c0 0']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from . import drawing
+from .errors import UsageError, quoted
+
+__all__ = ["Target", "Move", "Board", "cell_item", "read_cell", "mark", "read_mark", "cycle",
+           "cell_targets", "playable", "MAX_PLAY_CELLS"]
+
+# The most cells a board offers to click: a board is sent whole after every move, and a
+# person does not play 40,000 cells by hand.
+MAX_PLAY_CELLS = 10_000
+
+_CELL = re.compile(r"r(\d{1,6})c(\d{1,6})")
+
+
+@dataclass(frozen=True)
+class Target:
+    """A place to click: `item` (its name), `box` (x, y, width, height in mm) and what it
+    shows (`state`, e.g. "flipped", for a page or a test to read; "" for nothing)."""
+
+    item: str
+    box: tuple[float, float, float, float]
+    state: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"item": self.item, "box": [round(v, 3) for v in self.box],
+                "state": self.state}
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move a person can make now: `move` (what `apply` takes), `label` (for people),
+    `path` (the targets clicked or dragged in order to make it; empty: only its button),
+    `alt` (made by a right click on its one target), `listed` (offered as a button)."""
+
+    move: str
+    label: str
+    path: tuple[str, ...] = ()
+    alt: bool = False
+    listed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "label": self.label, "path": list(self.path),
+                "alt": self.alt, "listed": self.listed}
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a position looks like and what can be done on it (module docstring)."""
+
+    drawing: Any  # a graphics.canvas.Drawing (core does not import the drawing layer)
+    targets: tuple[Target, ...] = ()
+    complete: bool = False
+    status: str = ""
+
+
+def cell_item(row: int, col: int) -> str:
+    """The name of a grid cell, as explanations name it: `r3c7` (from 0 at the top left)."""
+    return f"r{row}c{col}"
+
+
+def read_cell(item: Any, rows: int, cols: int) -> tuple[int, int]:
+    """(row, col) of a cell item on a rows x cols grid; `UsageError` otherwise.
+
+    >>> read_cell("r2c0", 3, 3)
+    (2, 0)
+    """
+    match = _CELL.fullmatch(item) if isinstance(item, str) else None
+    if match is None:
+        raise UsageError(f"{quoted(item)} is not a cell (rROWcCOL, e.g. r0c0)")
+    row, col = int(match.group(1)), int(match.group(2))
+    if not (row < rows and col < cols):
+        raise UsageError(f"{item} is off the {rows}x{cols} board")
+    return row, col
+
+
+def mark(row: int, col: int, value: str) -> str:
+    """The move that sets a cell: `r3c7 1`."""
+    return f"{cell_item(row, col)} {value}"
+
+
+def read_mark(move: Any, rows: int, cols: int, values: Iterable[str]) -> tuple[int, int, str]:
+    """(row, col, value) of a marks puzzle's move `ITEM VALUE`; `UsageError` naming what is
+    wrong with it."""
+    words = move.split() if isinstance(move, str) else []
+    if len(words) != 2:
+        raise UsageError(f"move {quoted(move)} is not 'CELL VALUE' (e.g. 'r0c0 1')")
+    row, col = read_cell(words[0], rows, cols)
+    allowed = tuple(values)
+    if words[1] not in allowed:
+        raise UsageError(f"move {quoted(move)}: a cell here holds {', '.join(allowed)}, "
+                         f"not {quoted(words[1])}")
+    return row, col, words[1]
+
+
+def cycle(item: str, current: str, values: str, labels: dict[str, str] | None = None
+          ) -> tuple[Move, Move]:
+    """The two moves of a cell whose value cycles through `values`: a click sets the next
+    value, a right click the previous one."""
+    at = values.index(current)
+    after, before = values[(at + 1) % len(values)], values[(at - 1) % len(values)]
+    words = labels or {}
+    return (Move(f"{item} {after}", f"{item}: {words.get(after, after)}", (item,)),
+            Move(f"{item} {before}", f"{item}: {words.get(before, before)}", (item,), alt=True))
+
+
+def playable(rows: int, cols: int) -> None:
+    """`UsageError` for a grid too large to play by hand (`MAX_PLAY_CELLS`, or a side the
+    pictures summarise instead of drawing, `core.drawing.too_big`): a grid puzzle's
+    `start` asks first, before it makes a position of that size."""
+    if rows * cols > MAX_PLAY_CELLS or drawing.too_big(rows, cols):
+        raise UsageError(f"a {rows}x{cols} board is too large to play by hand here (at most "
+                         f"{MAX_PLAY_CELLS:,} cells)")
+
+
+def cell_targets(rows: int, cols: int, x: float, y: float, cell: float,
+                 state: Any = None) -> list[Target]:
+    """A target per cell of a grid whose top left corner is (x, y), cells `cell` mm wide;
+    `state(r, c)` names what each shows. `UsageError` for a board too large to play."""
+    playable(rows, cols)
+    return [Target(cell_item(r, c), (x + c * cell, y + r * cell, cell, cell),
+                   state(r, c) if state else "")
+            for r in range(rows) for c in range(cols)]

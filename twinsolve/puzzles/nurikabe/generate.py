@@ -1,0 +1,325 @@
+"""Nurikabe puzzles with exactly one solution, graded by difficulty.
+
+Levels (`grade`), defined as in Simon Tatham's collection by what the hand
+solver (`hand.py`) may use, each level adding to the one before:
+
+- easy: the island bounds (complete islands walled in, cells between two
+  islands or overfilling one shaded, pools), the sea's reachability and
+  `reach`: cells no island can reach are shaded;
+- medium: + `cuts` (articulation forcing: the cells an island cannot grow
+  to its size without are unshaded, the sea's cut cells shaded) and
+  `shapes` (every way to complete an island, when there are few);
+- hard: + `probing` (one level of trial: a cell whose shading, or whose
+  unshading, leads these rules to a contradiction takes the other value).
+
+A puzzle is of level d when propagation with d's techniques alone decides
+every cell (which proves the solution unique: every deduction is sound) and
+propagation with d-1's does not. `grade` reports the evidence: clue count,
+techniques, propagations and probes. A puzzle that only branching settles
+has no level here (`grade` says so, with whether it is unique).
+
+Generating (`attempt`): a random sea (`random_sea`: cells taken out of an
+all-shaded grid, one in each 2x2 pool left, while the sea stays connected
+and the islands stay within `MAX_ISLAND`; then a few more for islands of
+varied sizes), one clue per island at a random cell of it, then clues lifted
+in a seeded order while the level's solver still settles the puzzle: a
+lifted clue's island becomes sea, or the puzzle finds another answer, and
+the solver's answer is the new one. The result is clue-minimal for its
+level: lifting any remaining clue leaves a puzzle the level's solver cannot
+finish. It is kept when it grades exactly to the level. With `symmetric`
+the sea is its own 180-degree image (cells taken out in pairs; an island is
+never its own image, so every clue has a partner) and clues are placed and
+lifted in pairs. Nothing depends on a measured time: a seed gives the same
+puzzle everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ...core.errors import UsageError
+from ...core.generation import Generated, Grade, Option, Request, Shipped
+from ...search.grid import Grid
+from ...core.limits import Limits
+from .hand import TECHNIQUES, build, solve
+from .rules import EMPTY, Cell, Instance, _flood, clue_cells, islands
+
+__all__ = ["LEVELS", "LEVEL_TECHNIQUES", "DEFAULT_SIZE", "OPTIONS", "ATTEMPTS", "SHIPPED",
+           "MAX_ISLAND", "check", "attempt", "grade", "random_sea", "settle"]
+
+LEVELS = ("easy", "medium", "hard")
+LEVEL_TECHNIQUES = {
+    "easy": ("reach", "cuts"),
+    "medium": ("reach", "cuts", "shapes"),
+    "hard": TECHNIQUES,
+}
+DEFAULT_SIZE = (10, 10)
+OPTIONS = (Option("symmetric", "clues in 180-degree-symmetric pairs", kind="flag"),)
+MAX_GENERATED_SIDE = 30
+MAX_ISLAND = 7  # cells of an island while the sea is carved (published 10x10s: 1 to 9)
+EXTRA_SHARE = 0.08  # of the cells taken out of the sea after the pools are gone
+REPAIRS = 12  # islands of one added, at most, before a try gives up
+ATTEMPTS = 200
+# The smallest grids (cells) where a level has been seen; smaller requests are refused.
+MIN_CELLS = {"easy": 1, "medium": 16, "hard": 25}
+# The graded sets in instances/nurikabe/graded/ (`python -m twinsolve.generation.shipped`).
+SHIPPED = (Shipped("easy", (10, 10), 2), Shipped("medium", (10, 10), 2),
+           Shipped("hard", (10, 10), 2))
+
+
+# ---------------------------------------------------------------- the sea
+
+class _Sea:
+    """A shading being carved: sea cells taken out while it stays connected."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.grid = Grid(rows, cols)
+        self.shaded = bytearray(b"\x01") * self.grid.size
+
+    def island_of(self, cells: Sequence[int]) -> set[int]:
+        """The unshaded cells joined to `cells` once they are unshaded too."""
+        seen = set(cells)
+        queue = list(cells)
+        for v in queue:
+            for w in self.grid.neighbours[v]:
+                if w not in seen and not self.shaded[w]:
+                    seen.add(w)
+                    queue.append(w)
+        return seen
+
+    def can_take(self, cells: Sequence[int], image: Any) -> bool:
+        """Whether unshading `cells` keeps the sea connected and the islands small (and,
+        with `image`, no island its own image)."""
+        island = self.island_of(cells)
+        if len(island) > MAX_ISLAND:
+            return False
+        if image is not None and island & {image(v) for v in island}:
+            return False
+        for v in cells:
+            self.shaded[v] = 0
+        sea = [v for v in range(self.grid.size) if self.shaded[v]]
+        whole = not sea or len(self.grid.components(self.shaded)) == 1
+        for v in cells:
+            self.shaded[v] = 1
+        return whole
+
+    def take(self, cells: Sequence[int]) -> None:
+        for v in cells:
+            self.shaded[v] = 0
+
+    def pools(self) -> list[tuple[int, ...]]:
+        cols, shaded = self.grid.cols, self.shaded
+        found = []
+        for r in range(self.grid.rows - 1):
+            for c in range(cols - 1):
+                block = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+                if all(shaded[v] for v in block):
+                    found.append(block)
+        return found
+
+
+def random_sea(rows: int, cols: int, rng: random.Random, symmetric: bool = False
+               ) -> list[list[bool]] | None:
+    """A random valid sea (connected, no pool) with islands of at most `MAX_ISLAND` cells,
+    or None when the carving gets stuck (a pool no cell of which can go).
+
+    With `symmetric` it is its own 180-degree image and no island is its own image.
+    """
+    sea = _Sea(rows, cols)
+    n = rows * cols
+    image = (lambda v: n - 1 - v) if symmetric else None
+
+    def group(v: int) -> list[int]:
+        return sorted({v, image(v)}) if image is not None else [v]
+
+    while True:
+        pools = sea.pools()
+        if not pools:
+            break
+        block = rng.choice(pools)
+        for v in rng.sample(block, 4):
+            if sea.can_take(group(v), image):
+                sea.take(group(v))
+                break
+        else:
+            return None
+    for _ in range(int(EXTRA_SHARE * n)):
+        v = rng.randrange(n)
+        if sea.shaded[v] and sea.can_take(group(v), image):
+            sea.take(group(v))
+    return [[bool(sea.shaded[r * cols + c]) for c in range(cols)] for r in range(rows)]
+
+
+# ---------------------------------------------------------------- solving by level
+
+def settle(instance: Instance, techniques: Sequence[str]
+           ) -> tuple[dict[str, list[str]] | None, dict[str, int]]:
+    """Propagation alone, restricted to `techniques`: the solution when it decides every
+    cell (then the only one: every deduction is sound), else None; and the effort."""
+    model = build(instance, techniques=techniques)
+    settled = model.settle() and model.decided()
+    effort = {"propagations": model.prop.runs, "probes": model.prop.probes}
+    return (model.solution(model.store.solution()) if settled else None), effort
+
+
+def grade(instance: Instance) -> Grade:
+    """The level of `instance`: the first level whose techniques decide every cell
+    without guessing (see the module docstring), or None with why."""
+    for level in LEVELS:
+        solution, effort = settle(instance, LEVEL_TECHNIQUES[level])
+        if solution is not None:
+            return Grade(level, {"clues": len(clue_cells(instance)),
+                                 "techniques": list(LEVEL_TECHNIQUES[level]), **effort})
+    found = solve(instance, Limits(timeout=60, unique=True))
+    verdict = ("no solution" if found.unique is False and found.solution is None
+               else "several solutions" if found.unique is False
+               else "unique, needs branching" if found.unique else "not settled")
+    return Grade(None, {"clues": len(clue_cells(instance)), "verdict": verdict})
+
+
+# ---------------------------------------------------------------- generating
+
+def check(request: Request) -> None:
+    """Refuse sizes out of range and grids too small for the level (`MIN_CELLS`)."""
+    rows, cols = request.rows, request.cols
+    for size, what in ((rows, "rows"), (cols, "columns")):
+        if size is None or not 2 <= size <= MAX_GENERATED_SIDE:
+            raise UsageError(f"a generated Nurikabe has 2..{MAX_GENERATED_SIDE} {what}, "
+                             f"got {size}")
+    if rows * cols < MIN_CELLS[request.level]:
+        raise UsageError(f"a {rows}x{cols} grid has no {request.level} Nurikabe puzzle "
+                         f"(it needs at least {MIN_CELLS[request.level]} cells)")
+
+
+def _clues(shaded: list[list[bool]], rng: random.Random, symmetric: bool
+           ) -> list[tuple[tuple[int, int, int], ...]]:
+    """One clue per island, (row, col, size), at a random cell of it; with `symmetric`
+    the clues of an island and of its image in one group (placed and lifted together)."""
+    rows, cols = len(shaded), len(shaded[0])
+    groups = []
+    done: set[tuple[int, int]] = set()
+    for island in islands(shaded):
+        if min(island) in done:
+            continue
+        r, c = rng.choice(sorted(island))
+        clue = (r, c, len(island))
+        if not symmetric:
+            groups.append((clue,))
+            continue
+        image = {(rows - 1 - i, cols - 1 - j) for i, j in island}
+        done.add(min(image))
+        groups.append((clue, (rows - 1 - r, cols - 1 - c, len(island))))
+    return groups
+
+
+def _puzzle(rows: int, cols: int, groups: Sequence[tuple[tuple[int, int, int], ...]],
+            meta: tuple = ()) -> Instance:
+    grid = [[EMPTY] * cols for _ in range(rows)]
+    for group in groups:
+        for r, c, size in group:
+            grid[r][c] = Cell.clue(size)
+    return Instance(rows, cols, tuple(map(tuple, grid)), meta)
+
+
+def _minimal(rows: int, cols: int, groups: list, solution: dict[str, list[str]],
+             level: str, rng: random.Random) -> tuple[list, dict[str, list[str]]]:
+    """The clue groups lifted, in a seeded order, while the level's solver still settles
+    the puzzle (its answer becomes the puzzle's); the groups kept and the answer.
+
+    Most lifts leave a puzzle without a solution; propagation without probing
+    finds that first, cheaply (the level's solver, a superset of its rules, would
+    reach the same contradiction).
+    """
+    order = list(groups)
+    rng.shuffle(order)
+    kept = list(groups)
+    cheap = [name for name in LEVEL_TECHNIQUES[level] if name != "probing"]
+    for group in order:
+        rest = [g for g in kept if g is not group]
+        puzzle = _puzzle(rows, cols, rest)
+        if not build(puzzle, probe=False, techniques=cheap).prop.propagate():
+            continue
+        answer, _ = settle(puzzle, LEVEL_TECHNIQUES[level])
+        if answer is not None:
+            kept, solution = rest, answer
+    return kept, solution
+
+
+def _repaired(shaded: list[list[bool]], groups: list, level: str, rng: random.Random,
+              symmetric: bool) -> tuple[list, dict[str, list[str]]] | None:
+    """The clue groups, with islands of one cell added where the level's solver stays
+    undecided, until it settles the puzzle: (groups, solution), or None after
+    `REPAIRS` rounds, when no undecided shaded cell can become an island, or once
+    the level below settles it (more islands would not make it harder again).
+
+    An undecided cell that is shaded in the intended answer becomes a `1` when its
+    neighbours are all shaded and the sea stays connected without it (with
+    `symmetric`, together with its image): the answer stays a solution of the new
+    clues, and the new island tells the solver what it could not decide there.
+    """
+    rows, cols = len(shaded), len(shaded[0])
+    below = LEVELS.index(level) - 1
+    for _ in range(REPAIRS):
+        instance = _puzzle(rows, cols, groups)
+        if below >= 0 and settle(instance, LEVEL_TECHNIQUES[LEVELS[below]])[0] is not None:
+            return None
+        model = build(instance, techniques=LEVEL_TECHNIQUES[level])
+        if not model.settle():
+            return None
+        if model.decided():
+            return groups, model.solution(model.store.solution())
+        open_cells = [divmod(v, cols) for v in range(rows * cols)
+                      if not model.store.is_fixed(v)]
+        rng.shuffle(open_cells)
+        for r, c in open_cells:
+            cells = {(r, c), (rows - 1 - r, cols - 1 - c)} if symmetric else {(r, c)}
+            if _can_drop(shaded, cells):
+                for i, j in cells:
+                    shaded[i][j] = False
+                groups = [*groups, tuple((i, j, 1) for i, j in sorted(cells))]
+                break
+        else:
+            return None
+    return None
+
+
+def _can_drop(shaded: list[list[bool]], cells: set[tuple[int, int]]) -> bool:
+    """Whether these shaded cells can each become an island of one cell: shaded, apart
+    (no two adjacent), every neighbour shaded, and the sea connected without them."""
+    rows, cols = len(shaded), len(shaded[0])
+    for r, c in cells:
+        if not shaded[r][c]:
+            return False
+        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+            i, j = r + dr, c + dc
+            if 0 <= i < rows and 0 <= j < cols and (not shaded[i][j] or (i, j) in cells):
+                return False
+    rest = [[shaded[i][j] and (i, j) not in cells for j in range(cols)] for i in range(rows)]
+    sea = [(i, j) for i in range(rows) for j in range(cols) if rest[i][j]]
+    return not sea or len(_flood(sea[0], rest)) == len(sea)
+
+
+def attempt(request: Request, rng: random.Random) -> Generated | None:
+    """One try: a random sea, a clue per island, islands of one added where the level's
+    solver is stuck, clues lifted while the level still settles it; kept when it grades
+    exactly to the level (module docstring)."""
+    rows, cols, level = request.rows, request.cols, request.level
+    shaded = random_sea(rows, cols, rng, request.symmetric)
+    if shaded is None:
+        return None
+    repaired = _repaired(shaded, _clues(shaded, rng, request.symmetric), level, rng,
+                         request.symmetric)
+    if repaired is None:
+        return None
+    groups, solution = repaired
+    groups, solution = _minimal(rows, cols, groups, solution, level, rng)
+    graded = grade(_puzzle(rows, cols, groups))
+    if graded.level != level:
+        return None
+    meta = (("expect-unique", "true"),
+            ("expect-solution", json.dumps(solution, separators=(",", ":"))))
+    return Generated(_puzzle(rows, cols, groups, meta), graded)
+

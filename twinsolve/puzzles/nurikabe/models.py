@@ -1,0 +1,456 @@
+"""Nurikabe as a CP-SAT model and as a SAT encoding, with lazy connectivity cuts.
+
+Rules (see `twinsolve.puzzles.nurikabe.rules`). Shade cells so that the
+shaded cells (the sea) are connected with no 2x2 block shaded, and every
+island of unshaded cells holds exactly one clue, whose number is its size
+(`?`: any size). A feasibility puzzle: the answer is `solved`, no objective.
+
+Modelling idea. One Boolean `shaded[r,c]` per cell, and an island label
+`own[r,c,k]` ("the cell is in the island of clue k") for the cells clue k
+can reach at all (`Layout.areas`: within its number - 1 steps of it, never on
+or beside another clue cell, whose island it would join).
+
+- Each cell is shaded or in exactly one island; a clue cell is in its own.
+- Adjacent unshaded cells share their island: own[a,k] and not shaded[b]
+  imply own[b,k] (and own[a,k] implies shaded[b] where b is out of k's reach).
+- A numbered island has exactly its number of cells.
+- No 2x2 block is all shaded.
+- The sea is connected (`graph_constraints` on the shaded cells, no root).
+- Every island is connected to its clue. The labels make a land component
+  hold at most one clue; one holding none (a piece of island cut off from its
+  clue) is what is left to forbid, lazily: for such a component C of a
+  model, and each cell u of it, "u shaded, or some cell beside C not in it is
+  unshaded" (in a solution C's island holds a clue outside C, so it leaves C
+  through a neighbour). Sound, so UNSAT stays a proof.
+
+Back-ends.
+- `cpsat`: the model above; the sea connected by `graph_constraints.connected`
+  (option `connectivity` = flow, the default, height, distance or layers, or
+  `lazy`: separator cuts as for the islands), islands by cuts, each round a
+  fresh CP-SAT run on the grown model (`rounds`, `cuts` in the stats).
+- `sat`: CNF through PySAT; exactly-one and the island sizes by cardinality
+  encodings; both connectivity rules by lazy cuts in one incremental solver:
+  solve, add the cuts the model violates (the sea's `graph_constraints.
+  separator_cuts`, the islands' above), solve again, until a model needs
+  none or UNSAT.
+
+`--unique`: forbid the shading found and search again, cuts included;
+`--count`: the same to the end. The labels are fixed by the shading in a
+solution, so the shadings counted are the solutions. Statistics: `nodes` =
+CP-SAT branches or SAT decisions; `cuts` and `rounds` beside them.
+
+Exports: `sat_export` is a COMPLETE CNF (both connectivity rules by BFS
+layers, the islands' on their areas, rooted at their clues), so any model of
+the file decodes to a solution that passes `verify`; `cpsat_export` is the
+`cpsat` model with the islands' connectivity stated too (flow, rooted at the
+clue), so it is complete as well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ...core.limits import Limits
+from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
+from ...core.time_limit import checkpoint
+from ...models import cpsat_common, graph_constraints, sat_common
+from ...models.export import CnfExport
+from ...search.graph import components
+from ...search.grid import Grid
+from .rules import Instance, clue_cells, solution_from_shaded
+
+__all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
+           "sat_export", "cpsat_export", "build_cpsat", "build_sat", "Layout", "layout",
+           "CPSAT_METHODS", "island_cuts"]
+
+CPSAT_METHODS = (*graph_constraints.METHODS, "lazy")
+_CPSAT_DEFAULT = "flow"
+
+
+# ---------------------------------------------------------------- the grid
+
+@dataclass(frozen=True)
+class Layout:
+    """Cells as vertices 0..n-1 (r * cols + c), the clues (cell, number or None) and
+    each clue's area: the cells its island may hold, the clue first."""
+
+    rows: int
+    cols: int
+    nbrs: tuple[tuple[int, ...], ...]
+    clues: tuple[tuple[int, int | None], ...]
+    areas: tuple[tuple[int, ...], ...]
+    clue_at: dict[int, int] = field(compare=False)  # clue cell -> clue index
+
+    @property
+    def sea_root(self) -> int | None:
+        """A cell in no clue's area, so shaded in every solution (the sea's root), or None."""
+        covered = {v for area in self.areas for v in area}
+        return next((v for v in range(self.cells) if v not in covered), None)
+
+    @property
+    def sea_size(self) -> int | None:
+        """The number of shaded cells of every solution, None with a `?` clue."""
+        if any(number is None for _, number in self.clues):
+            return None
+        return self.cells - sum(number for _, number in self.clues)
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+
+def layout(instance: Instance) -> Layout:
+    grid = Grid(instance.rows, instance.cols)
+    clues = tuple((grid.index(r, c), number) for r, c, number in clue_cells(instance))
+    clue_at = {cell: k for k, (cell, _) in enumerate(clues)}
+    areas = []
+    for k, (cell, number) in enumerate(clues):
+        # Not on another clue, nor beside one (land there joins that clue's island).
+        allowed = bytearray(b"\x01") * grid.size
+        for other, j in clue_at.items():
+            if j != k:
+                allowed[other] = 0
+                for w in grid.neighbours[other]:
+                    allowed[w] = 0
+        allowed[cell] = 1
+        far = None if number is None else number - 1
+        dist = grid.distances([cell], within=allowed, max_dist=far)
+        areas.append(tuple(sorted((i for i, d in enumerate(dist) if d >= 0),
+                                  key=lambda i: (dist[i], i))))
+    return Layout(instance.rows, instance.cols, grid.neighbours, clues, tuple(areas), clue_at)
+
+
+def _grid(lay: Layout, values: Sequence[int | bool]) -> dict[str, list[str]]:
+    cols = lay.cols
+    return solution_from_shaded([values[r * cols:(r + 1) * cols] for r in range(lay.rows)])
+
+
+def _blocks(lay: Layout) -> list[tuple[int, int, int, int]]:
+    cols = lay.cols
+    return [(r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+            for r in range(lay.rows - 1) for c in range(cols - 1)]
+
+
+def island_layers(own: dict[int, Any], area: Sequence[int], nbrs: Sequence[Sequence[int]],
+                  depth: int, new_var: Callable[[int, int], Any], neg: Callable[[Any], Any]
+                  ) -> list[list[Any]]:
+    """Clauses: every cell of an island (`own[v]`, v in `area`, the clue first) is within
+    `depth` steps of the clue through the island's cells.
+
+    reach[t][v] ("v is in the island, at most t steps from the clue") implies own[v]
+    and reach[t-1] on v or a neighbour; own[v] implies reach[depth][v]. An island of
+    N cells is connected exactly when each cell is within N - 1 steps, so with depth
+    N - 1 this is its connectivity: a piece cut off from the clue has no model. Cells
+    d steps away (in the area) need layers d..depth only.
+    """
+    clue = area[0]
+    dist = {clue: 0}
+    for v in area:  # the area is listed by distance from the clue: one pass is a BFS
+        for w in nbrs[v]:
+            if w in own and w not in dist:
+                dist[w] = dist[v] + 1
+    clauses: list[list[Any]] = []
+    previous: dict[int, Any] = {clue: own[clue]}
+    for t in range(1, depth + 1):
+        layer: dict[int, Any] = {clue: own[clue]}
+        for v in area:
+            if v == clue or dist[v] > t:
+                continue
+            support = [previous[u] for u in (v, *nbrs[v]) if u in previous]
+            reach = new_var(t, v)
+            clauses.append([neg(reach), own[v]])
+            clauses.append([neg(reach), *support])
+            layer[v] = reach
+        previous = layer
+    for v in area:
+        if v != clue:
+            clauses.append([neg(own[v])] + ([previous[v]] if v in previous else []))
+    return clauses
+
+
+def island_cuts(lay: Layout, shaded: Sequence[bool]) -> list[tuple[list[int], list[int]]]:
+    """Cuts a shading violates when a component of unshaded cells holds no clue, as
+    (cells that must be shaded, cells that must be unshaded) alternatives: "u is shaded,
+    or some cell beside the component is unshaded", one per cell u of it."""
+    land = [not value for value in shaded]
+    found = []
+    for part in components(lay.nbrs, land):
+        if any(v in lay.clue_at for v in part):
+            continue
+        inside = set(part)
+        border = sorted({w for v in part for w in lay.nbrs[v] if w not in inside})
+        found += [([u], border) for u in part]
+    return found
+
+
+def _sea_cuts(lay: Layout, shaded: Sequence[bool]) -> list[tuple[list[int], list[int]]]:
+    """The sea's separator cuts, as (shaded alternatives, unshaded alternatives)."""
+    return [(list(cut.on), list(cut.off))
+            for cut in graph_constraints.separator_cuts(shaded, lay.nbrs, lay.sea_root)]
+
+
+def _sea_implied(lay: Layout, shaded: Sequence[Any], neg: Callable[[Any], Any]
+                 ) -> list[list[Any]]:
+    """What the sea's connectivity implies, for propagation: its root (a cell in no
+    area) is shaded, and with two shaded cells or more each has a shaded neighbour."""
+    root = lay.sea_root
+    clauses = graph_constraints.implied_clauses(shaded, lay.nbrs, root, neg)
+    if root is None and lay.sea_size is not None and lay.sea_size >= 2:
+        clauses += [[neg(shaded[v]), *(shaded[w] for w in lay.nbrs[v])]
+                    for v in range(lay.cells)]
+    return clauses
+
+
+def _options(limits: Limits, key: str, allowed: Sequence[str], default: str
+             ) -> tuple[str, Limits]:
+    """Take `key` out of the options (checked against `allowed`); the rest stay."""
+    value = limits.choice(key, default, allowed)
+    options = {name: given for name, given in limits.options.items() if name != key}
+    return value, limits.with_(options=options)
+
+
+@dataclass
+class _Tally:
+    """Forbid-and-re-solve bookkeeping of both loops (`found` and `complete` make the
+    `core.result.Tally` of the answer)."""
+
+    first: list[bool] | None = None
+    found: int = 0
+    complete: bool = False
+    status: Status = Status.TIMEOUT
+    cuts: int = 0
+    rounds: int = 0
+
+    def result(self, lay: Layout, limits: Limits, stats: Stats) -> Result:
+        tally = Tally(self.found, self.complete)
+        if self.first is None:
+            status = Status.UNSAT if self.complete else self.status
+            return Result.answer(status, tally=tally, asked=limits, stats=stats)
+        return Result.answer(Status.SOLVED, _grid(lay, self.first), tally=tally, asked=limits,
+                             stats=stats)
+
+
+# ---------------------------------------------------------------- CP-SAT
+
+def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT, islands: bool = False
+                ) -> tuple[cp_model.CpModel, list[cp_model.IntVar], Layout]:
+    """The CP-SAT model, its `shaded` variables in row-major order and the layout.
+
+    `method` connects the sea (a `graph_constraints` method, or "lazy": no
+    constraint, the caller adds cuts); `islands` states the islands'
+    connectivity too (flow, rooted at each clue) instead of leaving it to cuts.
+    """
+    lay = layout(instance)
+    model = cp_model.CpModel()
+    # Variables: shaded per cell, own per cell of each clue's area.
+    shaded = [model.new_bool_var(f"shaded[{v // lay.cols},{v % lay.cols}]")
+              for v in range(lay.cells)]
+    owners: list[list[Any]] = [[] for _ in range(lay.cells)]
+    own: list[dict[int, Any]] = []
+    for k, area in enumerate(lay.areas):
+        checkpoint()
+        mine = {v: model.new_bool_var(f"own[{v // lay.cols},{v % lay.cols},{k}]") for v in area}
+        own.append(mine)
+        for v, lit in mine.items():
+            owners[v].append(lit)
+    # Each cell is shaded or in one island; clue cells in their own.
+    for v in range(lay.cells):
+        model.add_exactly_one([shaded[v], *owners[v]])
+    for k, (cell, number) in enumerate(lay.clues):
+        model.add(own[k][cell] == 1)
+        # Unshaded neighbours share the island; an island has its size.
+        for v, lit in own[k].items():
+            for w in lay.nbrs[v]:
+                if w in own[k]:
+                    model.add_bool_or([lit.negated(), shaded[w], own[k][w]])
+                else:
+                    model.add_implication(lit, shaded[w])
+        if number is not None:
+            model.add(sum(own[k].values()) == number)
+        if number is not None or islands:  # connected to its clue (else: cuts)
+            area = lay.areas[k]
+            depth = len(area) - 1 if number is None else number - 1
+            for clause in island_layers(own[k], area, lay.nbrs, depth,
+                                        lambda t, v, k=k: model.new_bool_var(
+                                            f"reach[{k},{t},{v}]"),
+                                        lambda lit: lit.negated()):
+                model.add_bool_or(clause)
+    for block in _blocks(lay):
+        model.add_bool_or([shaded[v].negated() for v in block])
+    for clause in _sea_implied(lay, shaded, lambda lit: lit.negated()):
+        model.add_bool_or(clause)
+    if lay.sea_size is not None:  # implied by the sizes: helps the LP relaxation
+        model.add(sum(shaded) == lay.sea_size)
+    if method != "lazy":  # lazy: the caller adds cuts
+        graph_constraints.connected(model, shaded, lay.nbrs, lay.sea_root, method, "sea")
+    return model, shaded, lay
+
+
+def cpsat_export(instance: Instance) -> cp_model.CpModel:
+    """The `cpsat` back-end's model with the islands' connectivity stated: complete."""
+    return build_cpsat(instance, islands=True)[0]
+
+
+def check_cpsat_options(limits: Limits) -> None:
+    """cpsat's options, `connectivity=METHOD` and CP-SAT's own (the registry's checker)."""
+    cpsat_common.check_options(_options(limits, "connectivity", CPSAT_METHODS,
+                                        _CPSAT_DEFAULT)[1])
+
+
+def solve_cpsat(instance: Instance, limits: Limits) -> Result:
+    """CP-SAT with lazy island cuts; `unique` / `count` by forbid-and-re-solve."""
+    method, limits = _options(limits, "connectivity", CPSAT_METHODS, _CPSAT_DEFAULT)
+    watch, deadline = Stopwatch(), limits.deadline()
+    model, shaded, lay = build_cpsat(instance, method)
+    watch.built()
+    effort, tally, wanted = cpsat_common.CpEffort(), _Tally(), solutions_wanted(limits)
+    while wanted is None or tally.found < wanted:
+        outcome = cpsat_common.solve_model(model, shaded, limits, deadline)
+        effort.merge(outcome.effort)
+        tally.rounds += 1
+        if outcome.status is Status.ERROR:
+            raise RuntimeError(outcome.message)
+        if outcome.values is None:
+            tally.complete, tally.status = outcome.status is Status.UNSAT, outcome.status
+            break
+        values = [bool(v) for v in outcome.values]
+        cuts = island_cuts(lay, values) + (_sea_cuts(lay, values) if method == "lazy" else [])
+        for must_shade, must_land in cuts:
+            model.add_bool_or([shaded[v] for v in must_shade]
+                              + [shaded[v].negated() for v in must_land])
+        tally.cuts += len(cuts)
+        if cuts:
+            continue
+        tally.found += 1
+        tally.first = tally.first or values
+        model.add_bool_or([lit.negated() if on else lit
+                           for lit, on in zip(shaded, values, strict=True)])
+    else:
+        tally.complete = wanted == 1
+    counters = {**effort.counters(), "cuts": tally.cuts, "rounds": tally.rounds}
+    return tally.result(lay, limits, watch.stats(nodes=effort.nodes, **counters))
+
+
+# ---------------------------------------------------------------- SAT
+
+def build_sat(instance: Instance, complete: bool = False
+              ) -> tuple[sat_common.Encoding, list[int], Layout]:
+    """The CNF, the `shaded` literals in row-major order and the layout.
+
+    Without `complete`, connectivity is left to lazy cuts (only its implied
+    clauses are here); with it, BFS layers make the CNF exact.
+    """
+    lay = layout(instance)
+    enc = sat_common.Encoding()
+    # Variables: shaded first, so that shaded(r, c) is variable r*cols+c+1.
+    shaded = [enc.var("shaded", v // lay.cols, v % lay.cols) for v in range(lay.cells)]
+    owners: list[list[int]] = [[] for _ in range(lay.cells)]
+    own = []
+    for k, area in enumerate(lay.areas):
+        mine = {v: enc.var("own", v // lay.cols, v % lay.cols, k) for v in area}
+        own.append(mine)
+        for v, lit in mine.items():
+            owners[v].append(lit)
+    # Each cell is shaded or in exactly one island; clue cells in their own.
+    for v in range(lay.cells):
+        checkpoint()
+        enc.add([shaded[v], *owners[v]])
+        enc.add_at_most([shaded[v], *owners[v]], 1)
+    for k, (cell, number) in enumerate(lay.clues):
+        checkpoint()
+        enc.add([own[k][cell]])
+        for v, lit in own[k].items():
+            for w in lay.nbrs[v]:
+                enc.add([-lit, shaded[w], own[k][w]] if w in own[k] else [-lit, shaded[w]])
+        area = lay.areas[k]
+        if number is not None:
+            lits = list(own[k].values())
+            enc.add_at_most(lits, number)
+            enc.add_at_most([-lit for lit in lits], len(lits) - number)  # at least number
+        if number is not None or complete:  # connected to its clue (else: cuts)
+            depth = len(area) - 1 if number is None else number - 1
+            enc.clauses += island_layers(own[k], area, lay.nbrs, depth,
+                                         lambda t, v, k=k: enc.var("reach", k, t, v),
+                                         lambda lit: -lit)
+    for block in _blocks(lay):
+        enc.add([-shaded[v] for v in block])
+    if complete:
+        enc.clauses += graph_constraints.connected_clauses(
+            shaded, lay.nbrs, lambda key: enc.var("sea", *key), lay.sea_root)
+    else:
+        enc.clauses += _sea_implied(lay, shaded, lambda lit: -lit)
+    return enc, shaded, lay
+
+
+def sat_export(instance: Instance) -> CnfExport:
+    """The complete CNF (connectivity by BFS layers): every model decodes to a solution."""
+    enc, shaded, lay = build_sat(instance, complete=True)
+
+    def decode(true: set[int]) -> dict[str, Any]:
+        return _grid(lay, [lit in true for lit in shaded])
+
+    comments = (
+        f"twinsolve nurikabe {instance.rows}x{instance.cols}: variable r*{instance.cols}+c+1 "
+        "is shaded(r, c)",
+        "complete encoding: the sea's and each island's connectivity by BFS layers, not "
+        "the lazy cuts of the sat back-end",
+        "every model is a solution; feasibility only (no objective)",
+    )
+    return CnfExport(enc.clauses, enc.top, (), decode, comments)
+
+
+def check_sat_options(limits: Limits) -> None:
+    """sat's one option, `solver=NAME` (the registry's checker)."""
+    sat_common.check_options(limits)
+
+
+def solve_sat(instance: Instance, limits: Limits) -> Result:
+    """SAT with lazy connectivity cuts; `unique` / `count` by blocking clauses."""
+    name = sat_common.solver_name(limits)
+    watch, deadline = Stopwatch(), limits.deadline()
+    enc, shaded, lay = build_sat(instance)
+    watch.built()
+    tally = _Tally()
+    with sat_common.SatSession(name, enc.clauses, deadline) as session:
+        _sat_loop(session, shaded, lay, tally, solutions_wanted(limits))
+    stats = session.stats
+    counters = {**stats.counters(), "cuts": tally.cuts, "rounds": tally.rounds}
+    return tally.result(lay, limits, watch.stats(nodes=stats.nodes, **counters))
+
+
+def _sat_loop(session: sat_common.SatSession, shaded: list[int], lay: Layout, tally: _Tally,
+              wanted: int | None) -> None:
+    """Models of the CNF, cut until valid, each solution blocked after it is found."""
+    while wanted is None or tally.found < wanted:
+        outcome = _valid_model(session, shaded, lay, tally)
+        if not isinstance(outcome, list):
+            tally.complete = outcome is False
+            tally.status = Status.UNSAT if outcome is False else Status.TIMEOUT
+            return
+        tally.found += 1
+        tally.first = tally.first or outcome
+        session.add([-lit if on else lit for lit, on in zip(shaded, outcome, strict=True)])
+    tally.complete = wanted == 1
+
+
+def _valid_model(session: sat_common.SatSession, shaded: Sequence[int], lay: Layout,
+                 tally: _Tally) -> list[bool] | bool | None:
+    """The next shading with a connected sea and every island holding its clue, after
+    as many rounds of cuts as it takes; False when there is none, None out of time."""
+    while True:
+        outcome = session.solve()
+        tally.rounds += 1
+        if not outcome:
+            return outcome
+        model = session.model()
+        values = [lit in model for lit in shaded]
+        cuts = island_cuts(lay, values) + _sea_cuts(lay, values)
+        for must_shade, must_land in cuts:
+            session.add([shaded[v] for v in must_shade] + [-shaded[v] for v in must_land])
+        tally.cuts += len(cuts)
+        if not cuts:
+            return values

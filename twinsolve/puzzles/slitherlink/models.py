@@ -1,0 +1,598 @@
+"""Slitherlink as a CP-SAT model and as a SAT encoding with lazy connectivity cuts.
+
+Rules (see `twinsolve.puzzles.slitherlink.rules`): one loop along the grid
+lines, two or no loop sides at every point, each clue the number of its
+cell's sides on the loop. A feasibility puzzle: the answer is `solved`.
+
+Modelling idea: the loop as the boundary of a region. One Boolean
+`inside[r,c]` per cell; the loop is the set of sides between an inside and
+an outside cell (past the grid's edge: outside). A set of cells is the
+inside of one loop exactly when it is non-empty and connected and the
+outside cells reach the edge through outside cells (no holes); the loop
+then never touches itself, since a 2x2 checkerboard of inside and outside
+cells would enclose one of its outside cells.
+
+- Sides: `side[...]` = inside(a) XOR inside(b) for the two cells of an
+  inner side; a side on the grid's edge is its cell's `inside` literal.
+- Clues: a clue's four side literals add up to it (CP-SAT: a linear
+  equality; SAT: the clause forbidding each of the 16 assignments of the
+  four sides with another count).
+- Connectivity (`graph_constraints`): the inside cells are connected, with
+  no root (no cell is known to be inside; the encoding's first-active-vertex
+  root), and at least one cell is inside; the outside cells together with a
+  virtual BORDER vertex, adjacent to every edge cell, are connected (no holes).
+- Implied clauses, for propagation only: no 2x2 checkerboard (two sides at
+  most meet at a point), and an outside cell has an outside neighbour or the
+  edge (`graph_constraints.implied_clauses`).
+
+Back-ends.
+- `cpsat`: the declarative model, connectivity by `graph_constraints.connected`
+  with option `connectivity` = flow (the default), height, distance or layers.
+- `sat`: CNF through PySAT, connectivity by lazy cuts in one incremental
+  solver: solve; if the inside falls apart or outside cells are enclosed, add
+  `graph_constraints.separator_cuts` of both graphs and solve again, until a
+  connected model or UNSAT (the cuts are sound, so UNSAT is a proof).
+  `connectivity=layers`: the complete BFS-layer CNF instead.
+
+`--unique` / `--count`: forbid the solution found (a clause on the inside
+literals) and search again, cuts included, so a second model counts only
+once it is connected. Statistics: `nodes` = CP-SAT branches or SAT
+decisions; `cuts` and `rounds` (solver calls) beside them for `sat`.
+
+Generating: `LoopOracle` answers "is this loop the only solution of these
+clues?" for one loop, question after question, in one incremental solver
+(each clue behind a selector literal, questions as assumptions).
+
+Exports: `sat_export` is the COMPLETE CNF (BFS layers for both connectivity
+constraints), so any model decodes to a solution that passes `verify`;
+`cpsat_export` is the `cpsat` model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ...core.limits import Deadline, Limits
+from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
+from ...models import cpsat_common, graph_constraints, sat_common
+from ...models.export import CnfExport
+from ...system.interrupts import on_interrupt
+from .rules import (
+    Instance,
+    clue_cells,
+    inside_from_sides,
+    loop_sides,
+    side_count,
+    solution_from_inside,
+)
+
+__all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
+           "sat_export", "cpsat_export", "build_cpsat", "build_sat", "Layout", "layout",
+           "CpBuild",
+           "CPSAT_METHODS", "SAT_METHODS", "LoopOracle"]
+
+CPSAT_METHODS = ("circuit", *graph_constraints.METHODS)
+SAT_METHODS = ("lazy", "layers")
+_CPSAT_DEFAULT = "circuit"
+# CP-SAT parameters for the circuit model unless the caller sets them. Measured on
+# janko.at puzzles with uniqueness (one worker, 20 puzzles side by side): the model is
+# pure Boolean plus the circuit, whose own propagator does the work, so the LP
+# (linearization), presolve, probing, symmetry detection and inprocessing cost more
+# than they save: median 0.18 s -> 0.05 s.
+_CIRCUIT_PARAMETERS = {"linearization_level": 0, "cp_model_presolve": False,
+                       "cp_model_probing_level": 0, "symmetry_level": 0,
+                       "use_sat_inprocessing": False}
+_SAT_DEFAULT = "lazy"
+
+
+# ---------------------------------------------------------------- the grid as graphs
+
+@dataclass(frozen=True)
+class Layout:
+    """Cells as vertices 0..n-1 (r * cols + c); `outer` adds the BORDER vertex n.
+
+    `sides[r][c]` of a cell: its (top, right, bottom, left) neighbours, None past
+    the edge, in the order its sides are counted.
+    """
+
+    rows: int
+    cols: int
+    inner: tuple[tuple[int, ...], ...]
+    outer: tuple[tuple[int, ...], ...]
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def border(self) -> int:
+        return self.cells
+
+    def neighbours4(self, v: int) -> tuple[int | None, ...]:
+        """Cell v's neighbours across its top, right, bottom and left sides (None: edge)."""
+        r, c = divmod(v, self.cols)
+        return tuple(rr * self.cols + cc if 0 <= rr < self.rows and 0 <= cc < self.cols
+                     else None for rr, cc in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)))
+
+    def inner_sides(self) -> list[tuple[int, int]]:
+        """The sides between two cells, as (cell, cell) with the first the smaller."""
+        return [(v, w) for v in range(self.cells) for w in self.inner[v] if v < w]
+
+    def blocks(self) -> list[tuple[int, int, int, int]]:
+        """Each 2x2 block (a, b, c, d) = top left, top right, bottom left, bottom right."""
+        cols = self.cols
+        return [(r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+                for r in range(self.rows - 1) for c in range(cols - 1)]
+
+
+def layout(instance: Instance) -> Layout:
+    rows, cols = instance.rows, instance.cols
+    inner = tuple(tuple(n) for n in graph_constraints.grid_neighbours(rows, cols))
+    edge = [r * cols + c for r in range(rows) for c in range(cols)
+            if r in (0, rows - 1) or c in (0, cols - 1)]
+    on_edge = set(edge)
+    border = rows * cols
+    outer = tuple(n + ((border,) if v in on_edge else ()) for v, n in enumerate(inner))
+    outer += (tuple(edge),)
+    return Layout(rows, cols, inner, outer)
+
+
+def _side_literals(lay: Layout, inside: Sequence[Any], between: dict[tuple[int, int], Any],
+                   v: int) -> list[Any]:
+    """Cell v's four side literals: `between[(a, b)]` inside the grid, the cell's own
+    `inside` literal on the grid's edge."""
+    return [inside[v] if w is None else between[(min(v, w), max(v, w))]
+            for w in lay.neighbours4(v)]
+
+
+def _checkerboard_clauses(lay: Layout, inside: Sequence[Any], neg: Callable[[Any], Any]
+                          ) -> list[list[Any]]:
+    """No 2x2 checkerboard (implied by connectivity and no holes: the inside path
+    joining the diagonal pair would enclose one of the other two)."""
+    clauses = []
+    for a, b, c, d in lay.blocks():
+        clauses.append([neg(inside[a]), neg(inside[d]), inside[b], inside[c]])
+        clauses.append([neg(inside[b]), neg(inside[c]), inside[a], inside[d]])
+        clauses.append([inside[a], inside[d], neg(inside[b]), neg(inside[c])])
+        clauses.append([inside[b], inside[c], neg(inside[a]), neg(inside[d])])
+    return clauses
+
+
+def _options(limits: Limits, key: str, allowed: Sequence[str], default: str
+             ) -> tuple[str, Limits]:
+    """Take `key` out of the options (checked against `allowed`); the rest stay."""
+    value = limits.choice(key, default, allowed)
+    options = {name: given for name, given in limits.options.items() if name != key}
+    return value, limits.with_(options=options)
+
+
+def _grid(lay: Layout, values: Sequence[int | bool]) -> dict[str, list[str]]:
+    cols = lay.cols
+    return solution_from_inside([values[r * cols:(r + 1) * cols] for r in range(lay.rows)])
+
+
+def _cuts(lay: Layout, values: Sequence[bool]) -> list[tuple[list[int], list[int]]]:
+    """Lazy cuts for a colouring, as (cells that must be inside, cells that must be
+    outside) alternatives: the clause "one of the first is inside or one of the second is
+    outside". Empty when the inside is connected with no holes."""
+    found = []
+    for cut in graph_constraints.separator_cuts(values, lay.inner):
+        found.append((list(cut.on), list(cut.off)))
+    outside = [not v for v in values] + [True]
+    for cut in graph_constraints.separator_cuts(outside, lay.outer, lay.border):
+        # In the outside graph "active" means outside: the roles swap.
+        found.append((list(cut.off), list(cut.on)))
+    return found
+
+
+def _forbid(inside: Sequence[int], values: Sequence[bool]) -> list[int]:
+    """The clause "some cell differs from the colouring `values`"."""
+    return [-lit if on else lit for lit, on in zip(inside, values, strict=True)]
+
+
+def _answer(lay: Layout, limits: Limits, first: Sequence[bool] | None, tally: Tally,
+            status: Status, stats: Stats) -> Result:
+    if first is None:
+        status = Status.UNSAT if tally.complete else status
+        return Result.answer(status, tally=tally, asked=limits, stats=stats)
+    return Result.answer(Status.SOLVED, _grid(lay, first), tally=tally, asked=limits,
+                         stats=stats)
+
+
+# ---------------------------------------------------------------- CP-SAT
+
+@dataclass(frozen=True)
+class CpBuild:
+    """A CP-SAT model, the variables that tell its answers apart (`decisions`), and how
+    their values read as the inside cells (`inside`)."""
+
+    model: cp_model.CpModel
+    decisions: list[cp_model.IntVar]
+    inside: Callable[[Sequence[int]], list[list[bool]]]
+
+
+def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT) -> CpBuild:
+    """The `cpsat` model: the loop as a circuit (`circuit`), or the inside as a region
+    (a `graph_constraints` method)."""
+    if method == "circuit":
+        return _circuit_model(instance)
+    return _region_model(instance, method)
+
+
+def _circuit_model(instance: Instance) -> CpBuild:
+    """The loop as CP-SAT's circuit constraint over the grid's points.
+
+    Each side is on when the circuit runs along it one way or the other (`arc` each
+    way, their sum the side); a point off the loop takes its self-loop. The circuit
+    constraint makes the sides one loop through the points it visits (or none: some
+    side is on), so two or no sides meet at each point; the clues count sides. The vertical sides decide the
+    answer (a cell is inside when an odd number of them lie left of it).
+    """
+    rows, cols = instance.rows, instance.cols
+    width = cols + 1
+    model = cp_model.CpModel()
+    across = [[model.new_bool_var(f"across[{r},{c}]") for c in range(cols)]
+              for r in range(rows + 1)]
+    down = [[model.new_bool_var(f"down[{r},{c}]") for c in range(cols + 1)]
+            for r in range(rows)]
+    on = [model.new_bool_var(f"on[{p // width},{p % width}]") for p in range((rows + 1) * width)]
+    arcs = [(p, p, lit.negated()) for p, lit in enumerate(on)]
+    for p, q, side in ([(r * width + c, r * width + c + 1, across[r][c])
+                        for r in range(rows + 1) for c in range(cols)]
+                       + [(r * width + c, (r + 1) * width + c, down[r][c])
+                          for r in range(rows) for c in range(cols + 1)]):
+        forth, back = model.new_bool_var(""), model.new_bool_var("")
+        arcs += [(p, q, forth), (q, p, back)]
+        model.add(forth + back == side)
+    model.add_circuit(arcs)
+    model.add_bool_or([lit for row in down for lit in row])  # the circuit may be empty
+    for r, c, clue in clue_cells(instance):
+        model.add(across[r][c] + across[r + 1][c] + down[r][c] + down[r][c + 1] == clue)
+
+    def inside(values: Sequence[int]) -> list[list[bool]]:
+        sides = [values[r * width:(r + 1) * width] for r in range(rows)]
+        return inside_from_sides([[0] * cols] * (rows + 1), sides)
+
+    return CpBuild(model, [lit for row in down for lit in row], inside)
+
+
+def _region_model(instance: Instance, method: str) -> CpBuild:
+    """The inside as a connected region without holes (module docstring)."""
+    lay = layout(instance)
+    model = cp_model.CpModel()
+    # Variables: one Boolean per cell, one per side between two cells.
+    inside = [model.new_bool_var(f"inside[{v // lay.cols},{v % lay.cols}]")
+              for v in range(lay.cells)]
+    between = {}
+    for v, w in lay.inner_sides():
+        side = between[(v, w)] = model.new_bool_var(f"side[{v},{w}]")
+        model.add_bool_xor([inside[v], inside[w], side.negated()])  # side = v xor w
+    # Clues: the sides on the loop.
+    for r, c, clue in clue_cells(instance):
+        model.add(sum(_side_literals(lay, inside, between, r * lay.cols + c)) == clue)
+    # The loop: a non-empty connected inside, the outside joined to the border.
+    model.add_bool_or(inside)
+    for clause in _checkerboard_clauses(lay, inside, lambda lit: lit.negated()):
+        model.add_bool_or(clause)
+    border = model.new_bool_var("border")
+    outside = [lit.negated() for lit in inside] + [border]
+    graph_constraints.connected(model, inside, lay.inner, None, method, "in")
+    graph_constraints.connected(model, outside, lay.outer, lay.border, method, "out")
+    cols = lay.cols
+
+    def rows_of(values: Sequence[int]) -> list[list[bool]]:
+        return [[bool(v) for v in values[r * cols:(r + 1) * cols]] for r in range(lay.rows)]
+
+    return CpBuild(model, inside, rows_of)
+
+
+def cpsat_export(instance: Instance) -> cp_model.CpModel:
+    """The `cpsat` back-end's model (default connectivity: the circuit)."""
+    return build_cpsat(instance).model
+
+
+def check_cpsat_options(limits: Limits) -> None:
+    """cpsat's options, `connectivity=METHOD` and CP-SAT's own (the registry's checker)."""
+    cpsat_common.check_options(_options(limits, "connectivity", CPSAT_METHODS,
+                                        _CPSAT_DEFAULT)[1])
+
+
+class _Distinct(cp_model.CpSolverSolutionCallback):
+    """The distinct answers met during CP-SAT's enumeration (a loop is met once per
+    direction of the circuit), stopping the search at `stop_at` (None: never)."""
+
+    def __init__(self, decisions: Sequence[cp_model.IntVar], stop_at: int | None) -> None:
+        super().__init__()
+        self.decisions, self.stop_at = decisions, stop_at
+        self.found: dict[tuple[int, ...], None] = {}
+
+    def on_solution_callback(self) -> None:
+        self.found.setdefault(tuple(self.value(var) for var in self.decisions))
+        if self.stop_at is not None and len(self.found) >= self.stop_at:
+            self.stop_search()
+
+
+def _enumerate(built: CpBuild, limits: Limits, deadline: Deadline, wanted: int | None
+               ) -> tuple[list[int] | None, Tally, cpsat_common.CpEffort]:
+    """One CP-SAT run enumerating answers up to `wanted`: (the first, the tally, effort)."""
+    effort = cpsat_common.CpEffort()
+    if deadline.expired():  # no time left: CP-SAT would still load the whole model first
+        return None, Tally(0, complete=False), effort
+    solver = cp_model.CpSolver()
+    cpsat_common.configure(solver, limits, deadline)
+    solver.parameters.enumerate_all_solutions = True
+    collector = _Distinct(built.decisions, wanted)
+    with on_interrupt(solver.stop_search):
+        code = solver.solve(built.model, collector)
+    if code == cp_model.UNKNOWN:
+        deadline.out_of_time()  # the run's time limit, not this deadline: its stop
+    effort.absorb(solver)
+    if code == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"invalid CP-SAT model: {built.model.validate()}")
+    found = list(collector.found)
+    # OPTIMAL: the enumeration finished (or stopped at `wanted`); INFEASIBLE: nothing.
+    stopped = wanted is not None and len(found) >= wanted
+    complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not stopped
+    return (list(found[0]) if found else None), Tally(len(found), complete), effort
+
+
+def _resolve(built: CpBuild, limits: Limits, deadline: Deadline, wanted: int | None
+             ) -> tuple[list[int] | None, Tally, cpsat_common.CpEffort]:
+    """Solve, then forbid-and-re-solve up to `wanted` (the region encodings: their
+    auxiliaries are not fixed by the answer, so an enumeration would repeat it)."""
+    outcome = cpsat_common.solve_model(built.model, built.decisions, limits, deadline)
+    if outcome.status is Status.ERROR:
+        raise RuntimeError(outcome.message)
+    effort = cpsat_common.CpEffort()
+    effort.merge(outcome.effort)
+    if outcome.values is None:
+        return None, Tally(0, complete=outcome.status is Status.UNSAT), effort
+    if wanted == 1:
+        return list(outcome.values), Tally(1, complete=False), effort
+    more = cpsat_common.count_solutions(built.model, built.decisions, limits, deadline,
+                                        known=outcome.values, stop_at=wanted)
+    effort.merge(more.effort)
+    return list(outcome.values), Tally(more.found, more.complete), effort
+
+
+def solve_cpsat(instance: Instance, limits: Limits) -> Result:
+    """CP-SAT; `unique` and `count` in the same enumeration (circuit) or by
+    forbid-and-re-solve (region encodings)."""
+    method, limits = _options(limits, "connectivity", CPSAT_METHODS, _CPSAT_DEFAULT)
+    if method == "circuit":
+        limits = limits.with_(options={**_CIRCUIT_PARAMETERS, **limits.options})
+    watch, deadline = Stopwatch(), limits.deadline()
+    built = build_cpsat(instance, method)
+    watch.built()
+    search = _enumerate if method == "circuit" else _resolve
+    first, tally, effort = search(built, limits, deadline, solutions_wanted(limits))
+    stats = watch.stats(nodes=effort.nodes, **effort.counters())
+    if first is None:
+        status = Status.UNSAT if tally.complete else Status.TIMEOUT
+        return Result.answer(status, tally=tally, asked=limits, stats=stats)
+    return Result.answer(Status.SOLVED, solution_from_inside(built.inside(first)),
+                         tally=tally, asked=limits, stats=stats)
+
+
+# ---------------------------------------------------------------- SAT
+
+def _exactly(sides: Sequence[int], count: int, guard: Sequence[int] = ()) -> list[list[int]]:
+    """Clauses: exactly `count` of the four `sides` are true (unless a `guard` literal
+    holds): each assignment with another count is forbidden."""
+    clauses = []
+    for bits in range(1 << len(sides)):
+        if bin(bits).count("1") != count:
+            clauses.append([-lit if bits >> k & 1 else lit for k, lit in enumerate(sides)]
+                           + list(guard))
+    return clauses
+
+
+def _sat_sides(enc: sat_common.Encoding, lay: Layout, inside: Sequence[int]
+               ) -> dict[tuple[int, int], int]:
+    """A variable per side between two cells, defined as the XOR of its cells."""
+    between = {}
+    for v, w in lay.inner_sides():
+        side = between[(v, w)] = enc.var("side", v, w)
+        enc.clauses += [[-side, inside[v], inside[w]], [-side, -inside[v], -inside[w]],
+                        [side, -inside[v], inside[w]], [side, inside[v], -inside[w]]]
+    return between
+
+
+def build_sat(instance: Instance, complete: bool = False
+              ) -> tuple[sat_common.Encoding, list[int]]:
+    """The CNF and the `inside` literals in row-major order.
+
+    Without `complete`, connectivity is left to lazy cuts (only its implied clauses
+    are here); with it, the BFS-layer encoding makes the CNF exact.
+    """
+    lay = layout(instance)
+    enc = sat_common.Encoding()
+    # Variables: one per cell first, so that inside(r, c) is variable r*cols+c+1.
+    inside = [enc.var("inside", v // lay.cols, v % lay.cols) for v in range(lay.cells)]
+    between = _sat_sides(enc, lay, inside)
+    for r, c, clue in clue_cells(instance):
+        enc.clauses += _exactly(_side_literals(lay, inside, between, r * lay.cols + c), clue)
+    enc.add(inside)  # the inside is not empty
+    enc.clauses += _checkerboard_clauses(lay, inside, lambda lit: -lit)
+    outside = [-lit for lit in inside] + [enc.var("border")]
+    if complete:
+        for name, active, graph, root in (("in", inside, lay.inner, None),
+                                          ("out", outside, lay.outer, lay.border)):
+            enc.clauses += graph_constraints.connected_clauses(
+                active, graph, lambda key, name=name: enc.var(name, *key), root)
+    else:
+        enc.clauses += graph_constraints.implied_clauses(outside, lay.outer, lay.border)
+    return enc, inside
+
+
+def sat_export(instance: Instance) -> CnfExport:
+    """The complete CNF (connectivity by BFS layers): every model decodes to a solution."""
+    enc, inside = build_sat(instance, complete=True)
+    lay = layout(instance)
+
+    def decode(true: set[int]) -> dict[str, Any]:
+        return _grid(lay, [lit in true for lit in inside])
+
+    comments = (
+        f"twinsolve slitherlink {instance.rows}x{instance.cols}: variable r*{instance.cols}+c+1 "
+        "is inside(r, c), inside the loop",
+        "complete encoding: connectivity of the inside and of the outside (with a border "
+        "vertex) by BFS layers, not the lazy cuts of the sat back-end",
+        "every model is a solution; feasibility only (no objective)",
+    )
+    return CnfExport(enc.clauses, enc.top, (), decode, comments)
+
+
+def check_sat_options(limits: Limits) -> None:
+    """sat's options, `connectivity=METHOD` and `solver=NAME` (the registry's checker)."""
+    sat_common.check_options(_options(limits, "connectivity", SAT_METHODS, _SAT_DEFAULT)[1])
+
+
+@dataclass
+class _Effort:
+    """The lazy-cut loop's counts: cuts added and solver calls."""
+
+    cuts: int = 0
+    rounds: int = 0
+
+
+def solve_sat(instance: Instance, limits: Limits) -> Result:
+    """SAT with lazy connectivity cuts; `unique` / `count` by blocking clauses."""
+    method, limits = _options(limits, "connectivity", SAT_METHODS, _SAT_DEFAULT)
+    name = sat_common.solver_name(limits)
+    watch, deadline = Stopwatch(), limits.deadline()
+    lay = layout(instance)
+    enc, inside = build_sat(instance, complete=method == "layers")
+    watch.built()
+    effort, wanted = _Effort(), solutions_wanted(limits)
+    first, found, complete = None, 0, False
+    with sat_common.SatSession(name, enc.clauses, deadline) as session:
+        while wanted is None or found < wanted:
+            outcome = _connected_model(session, inside, lay, effort)
+            if not isinstance(outcome, list):
+                complete = outcome is False
+                break
+            found += 1
+            first = first or outcome
+            session.add(_forbid(inside, outcome))
+    stats = session.stats
+    counters = {**stats.counters(), "cuts": effort.cuts, "rounds": effort.rounds}
+    tally = Tally(found, complete)  # complete only when the search ran out of models
+    return _answer(lay, limits, first, tally, Status.TIMEOUT,
+                   watch.stats(nodes=stats.nodes, **counters))
+
+
+def _connected_model(session: sat_common.SatSession, inside: Sequence[int], lay: Layout,
+                     effort: _Effort, assumptions: Sequence[int] = ()
+                     ) -> list[bool] | bool | None:
+    """The next colouring whose inside is connected without holes, after as many rounds
+    of lazy cuts as it takes; False when there is none, None out of time. The cuts hold
+    in every solution, so they stay for later calls."""
+    while True:
+        outcome = session.solve(assumptions)
+        effort.rounds += 1
+        if not outcome:
+            return outcome
+        model = session.model()
+        values = [lit in model for lit in inside]
+        cuts = _cuts(lay, values)
+        for must_inside, must_outside in cuts:
+            session.add([inside[v] for v in must_inside] + [-inside[v] for v in must_outside])
+        effort.cuts += len(cuts)
+        if not cuts:
+            return values
+
+
+# ---------------------------------------------------------------- clue choice (generating)
+
+_WITNESSES = 64  # second solutions an oracle keeps to answer later questions with
+
+
+class LoopOracle:
+    """Which clue sets of one loop leave it the only solution: one incremental solver.
+
+    The generator asks it many times per loop while it lifts clues. Every cell
+    may carry its clue (the number of its sides on `loop`'s boundary), switched
+    on by a selector literal that guards the clue's clauses (added at the first
+    question that places it); the loop itself is forbidden by one clause, and
+    connectivity is left to lazy cuts, which hold in every solution and so
+    accumulate across questions.
+
+    `other(cells)` solves with those cells' selectors assumed on and the rest
+    off: another solution's inside cells, or None when the loop is the only one
+    (UNSAT is a proof). The last `_WITNESSES` other solutions are kept: one
+    that meets a later question's clues answers it at once. The yes/no never
+    depends on the solver or the cache; which other solution comes back may,
+    so the generator decides on the yes/no only.
+    """
+
+    def __init__(self, inside: Sequence[Sequence[bool]],
+                 solver: str = sat_common.DEFAULT_SOLVER) -> None:
+        rows, cols = len(inside), len(inside[0])
+        self._inside = [[bool(inside[r][c]) for c in range(cols)] for r in range(rows)]
+        sides = loop_sides(self._inside)
+        self._numbers = {(r, c): side_count(sides, r, c) for r in range(rows)
+                         for c in range(cols)}
+        self._lay = layout(Instance(rows, cols, tuple((None,) * cols for _ in range(rows))))
+        self._enc = enc = sat_common.Encoding()
+        self._cells = cells = [enc.var("inside", v // cols, v % cols) for v in range(rows * cols)]
+        self._between = _sat_sides(enc, self._lay, cells)
+        enc.add(cells)
+        enc.clauses += _checkerboard_clauses(self._lay, cells, lambda lit: -lit)
+        outside = [-lit for lit in cells] + [enc.var("border")]
+        enc.clauses += graph_constraints.implied_clauses(outside, self._lay.outer,
+                                                         self._lay.border)
+        enc.add(_forbid(cells, [on for row in self._inside for on in row]))
+        self._session = sat_common.SatSession(solver, enc.clauses, Deadline(None))
+        self._selector: dict[tuple[int, int], int] = {}
+        self._witnesses: list[list[list[bool]]] = []
+        self._effort = _Effort()
+        self.questions = 0
+
+    def number(self, cell: tuple[int, int]) -> int:
+        """The clue the loop gives `cell`."""
+        return self._numbers[cell]
+
+    def _selector_of(self, cell: tuple[int, int]) -> int:
+        chosen = self._selector.get(cell)
+        if chosen is not None:
+            return chosen
+        r, c = cell
+        chosen = self._selector[cell] = self._enc.var("clue", r, c)
+        lits = _side_literals(self._lay, self._cells, self._between, r * self._lay.cols + c)
+        for clause in _exactly(lits, self._numbers[cell], guard=[-chosen]):
+            self._session.add(clause)
+        return chosen
+
+    def other(self, cells: Iterable[tuple[int, int]]) -> list[list[bool]] | None:
+        """A solution other than the loop when exactly `cells` carry their clues, or None."""
+        cells = set(cells)
+        chosen = {self._selector_of(cell) for cell in cells}
+        self.questions += 1
+        for shading in self._witnesses:
+            sides = loop_sides(shading)
+            if all(side_count(sides, r, c) == self._numbers[(r, c)] for r, c in cells):
+                return shading
+        assumptions = [lit if lit in chosen else -lit for lit in self._selector.values()]
+        found = _connected_model(self._session, self._cells, self._lay, self._effort,
+                                 assumptions)
+        if not isinstance(found, list):
+            return None
+        cols = self._lay.cols
+        shading = [found[r * cols:(r + 1) * cols] for r in range(self._lay.rows)]
+        self._witnesses.insert(0, shading)
+        del self._witnesses[_WITNESSES:]
+        return shading
+
+    def close(self) -> None:
+        self._session.close(stats=False)
+
+    def __enter__(self) -> LoopOracle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,604 @@
+"""Island rules on a grid: numbered islands of land in one connected sea.
+
+Some grid puzzles divide the cells into land and sea and give the islands
+(maximal orthogonally connected groups of land cells) their sizes by clues:
+Nurikabe is the best known. Each clue cell is land, every island holds
+exactly one clue, a clue's number (None: any size) is its island's size, the
+sea is connected and no 2x2 block is all sea. `Islands` says so on the
+engine's `Propagator`, for any puzzle.
+
+The store. Variables 0..n-1 are the cells (Booleans; `land` is the domain
+mask of a land cell, `IS_TRUE` or `IS_FALSE`, the other value is sea), then
+variables n..2n-1 their *labels*: the islands that may still own each cell,
+as a domain over 0 (no island: sea) and k+1 (the island of clue k). A cell
+is sea exactly when its label is 0. In a solution the shading fixes every
+label (a land cell's island holds one clue), so solutions of the store and
+shadings correspond one to one: counts stay exact. A label starts with the
+islands whose clue is near enough (`?` clues: all), a clue cell's with its
+own island only. Branch on the cells only; propagation fixes the labels.
+
+The rules, by technique (the first two are always on):
+
+- link (per cell): sea iff label 0; and two land neighbours share their
+  island, so a land cell's neighbours may only be sea or its own islands
+  (islands that cannot meet: a cell between two islands is sea).
+- island bounds (per clue): the land part holding the clue is the island's
+  own (label fixed); more cells than its number is a contradiction; a
+  complete island owns no other cell (its neighbours are then sea); a
+  neighbour whose land would merge in more cells than the number allows
+  (with the land beside it) is not the island's.
+- `reach` (per clue): the island grows through cells that may be its own,
+  one cell each, and through land cells without a clue (an *orphan* part,
+  whole, its size paid on entering); a cell it cannot reach within the
+  cells it still needs is no longer its own. A cell no island may own is
+  sea; a land cell none may own is a contradiction.
+- `cuts` (per clue): the cells it can reach must hold it: an undecided cell
+  whose loss leaves fewer than its number on the clue's side, or cuts off a
+  land cell only it may own, is its own (an articulation point, one
+  `grid.LowLink` run on the region); and the sea's articulation points
+  (`regions.RegionConnected`).
+- `shapes` (per clue, after the others settle): every completion of the
+  island, while there are few (at most `SHAPE_NODES` enumeration steps):
+  connected sets of its number of cells that hold its part and the land
+  only it may own, lie in its reach, touch no other land, take a cell of
+  each 2x2 block only it can keep from being all sea, leave no pool, and
+  wall off no small pocket of sea (Redelmeier's enumeration, each set met
+  once). A cell in every completion is its own, a cell beside every one is
+  sea, a cell in none is not its own; no completion is a contradiction.
+
+Always: no 2x2 block all sea (`regions.NoUniformBlock`) and the sea
+connected (`regions.RegionConnected`, its articulation forcing with `cuts`).
+The per-clue rules watch only the cells their island may reach, so a change
+wakes the islands near it; results of the cut and shape analyses are kept
+per island and state of its region, so backtracking and probing meet them
+again for free.
+
+>>> from twinsolve.search.grid import Grid
+>>> from twinsolve.search.propagate import Propagator
+>>> islands = Islands(Grid(1, 4), [(0, 1), (3, 2)])   # a 1 at cell 0, a 2 at cell 3
+>>> store = islands.store()
+>>> prop = Propagator(store)
+>>> for rule, watches, priority in islands.rules():
+...     prop.add_rule(rule, watches, priority=priority)
+>>> prop.propagate(), islands.shading(store)       # cells 2 and 3 are the 2
+(True, [False, True, False, False])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .grid import Grid, LowLink
+from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Store
+from .regions import NoUniformBlock, RegionConnected, blocks
+
+__all__ = ["Islands", "TECHNIQUES", "SHAPE_NODES", "SHAPE_LEAVES", "SHAPE_ROOM", "DEEP_NODES",
+           "DEEP_LEAVES", "DEEP_ROOM", "SEA_LABEL"]
+
+# The deduction techniques, beyond the link and island bounds (always on).
+TECHNIQUES = ("reach", "cuts", "shapes")
+SEA_LABEL = 1  # a label's domain mask holding only 0: no island, sea
+# An island's shapes are listed while it needs at most SHAPE_ROOM more cells, within
+# SHAPE_NODES enumeration steps and SHAPE_LEAVES sets of its size (else left out of that
+# run: the common case of few shapes is cheap, and many shapes tell little); once
+# propagation is stuck, `Islands.deep_shapes` lists them with the DEEP_ limits.
+SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM = 300, 150, 5
+DEEP_NODES, DEEP_LEAVES, DEEP_ROOM = 5000, 3000, 40
+_POCKET = 6  # cells a completion's check floods, at most, to find sea walled off
+_CACHE = 20000  # results an island's rule keeps before starting afresh
+_GLOBAL, _SHAPES = 1, 2  # priorities: after the local rules (0), the shapes last
+
+Rules = list[tuple[Rule, list[int] | None, int]]
+
+
+class Islands:
+    """Numbered islands in a connected sea on `grid`: the store's layout and the rules.
+
+    `clues` are (cell, number or None); `techniques` a subset of `TECHNIQUES`.
+    """
+
+    def __init__(self, grid: Grid, clues: Sequence[tuple[int, int | None]],
+                 land: int = IS_FALSE, techniques: Sequence[str] = TECHNIQUES) -> None:
+        if land not in (IS_TRUE, IS_FALSE):
+            raise ValueError(f"land is IS_TRUE or IS_FALSE, got {land}")
+        unknown = set(techniques) - set(TECHNIQUES)
+        if unknown:
+            raise ValueError(f"unknown techniques {sorted(unknown)} (known: {TECHNIQUES})")
+        self.grid = grid
+        self.clues = [(cell, number) for cell, number in clues]
+        self.land, self.sea = land, land ^ UNDECIDED
+        self.techniques = frozenset(techniques)
+        self.areas = [self._area(cell, number) for cell, number in self.clues]
+
+    def _area(self, cell: int, number: int | None) -> list[int]:
+        """The cells clue `cell` may reach at all: within number - 1 steps, avoiding
+        other clue cells (every cell for a clue of any size)."""
+        others = bytearray(b"\x01") * self.grid.size
+        for other, _ in self.clues:
+            others[other] = other == cell
+        far = None if number is None else number - 1
+        dist = self.grid.distances([cell], within=others, max_dist=far)
+        return [i for i, d in enumerate(dist) if d >= 0]
+
+    def store(self) -> Store:
+        """The store: every cell undecided but the clue cells (land), every label the
+        islands near enough, a clue cell's its own."""
+        n = self.grid.size
+        labels = [SEA_LABEL] * n
+        for k, area in enumerate(self.areas):
+            bit = 2 << k
+            for i in area:
+                labels[i] |= bit
+        cells = [UNDECIDED] * n
+        for k, (cell, _) in enumerate(self.clues):
+            cells[cell], labels[cell] = self.land, 2 << k
+        store = Store(())
+        store.dom = cells + labels
+        return store
+
+    def shading(self, store: Store) -> list[bool | None]:
+        """Per cell: True when sea, False when land, None while undecided."""
+        sea, land = self.sea, self.land
+        return [True if m == sea else False if m == land else None
+                for m in store.dom[:self.grid.size]]
+
+    def rules(self) -> Rules:
+        """(rule, watched variables or None for all, priority) of every rule, ready for
+        `Propagator.add_rule`: local ones first, then the islands and the sea, the
+        island shapes last."""
+        grid, n, techniques = self.grid, self.grid.size, self.techniques
+        rules: Rules = [(NoUniformBlock(*block, self.sea), list(block), 0)
+                        for block in blocks(grid)]
+        for i in range(n):
+            rules.append((_Link(i, n, grid.neighbours[i], self.land), [i, n + i], 0))
+        for k, (cell, number) in enumerate(self.clues):
+            watches = self.areas[k] + [n + i for i in self.areas[k]]
+            rules.append((_Island(self, k, cell, number), watches, _GLOBAL))
+            if "shapes" in techniques and number is not None:
+                rules.append((_Shapes(self, k, cell, number), watches, _SHAPES))
+        sea_rule = RegionConnected(grid, self.sea, cuts="cuts" in techniques, nonempty=False)
+        rules.append((sea_rule, list(range(n)), _GLOBAL))
+        if "cuts" in techniques and all(number is not None for _, number in self.clues):
+            size = n - sum(number for _, number in self.clues)
+            rules.append((_SeaSize(grid, size, self.land), list(range(n)), _GLOBAL))
+        return rules
+
+    def deep_shapes(self, store: Store) -> bool:
+        """Every island's completions listed with the larger `DEEP_` limits, their
+        deductions made in `store`: for a propagation that is stuck (then propagate
+        again). True when a domain shrank; Contradiction when an island has none."""
+        if "shapes" not in self.techniques:
+            return False
+        mark = store.mark()
+        for k, (cell, number) in enumerate(self.clues):
+            if number is not None:
+                _Shapes(self, k, cell, number, (DEEP_NODES, DEEP_LEAVES, DEEP_ROOM))(store)
+        return store.mark() > mark
+
+
+class _SeaSize:
+    """The sea has `size` cells (the cells no island takes): an undecided cell whose loss
+    leaves fewer cells than that on the sea's side is sea (an articulation point of the
+    cells not land, one `grid.LowLink` run from a sea cell); too few is a contradiction."""
+
+    __slots__ = ("n", "size", "land", "sea", "lowlink")
+
+    def __init__(self, grid: Grid, size: int, land: int) -> None:
+        self.n, self.size, self.land, self.sea = grid.size, size, land, land ^ UNDECIDED
+        self.lowlink = LowLink(grid.neighbours)
+
+    def __call__(self, store: Store) -> None:
+        dom, n, land = store.dom, self.n, self.land
+        try:
+            root = dom.index(self.sea, 0, n)
+        except ValueError:
+            return  # no sea yet: nothing to measure from
+        state = [0 if m == land else 1 for m in dom[:n]]
+        lowlink = self.lowlink
+        cuts = lowlink.run(state, root, blocked=0, marked=1)
+        total = sum(1 for i in range(n) if state[i] and lowlink.reached(i))
+        if total < self.size:
+            raise Contradiction  # the sea cannot have its cells
+        for v in cuts:
+            if dom[v] == UNDECIDED and total - 1 - lowlink.cut_off(v) < self.size:
+                store.restrict(v, self.sea)
+
+
+class _Link:
+    """One cell and its label: sea iff label 0; a land cell's neighbours may only be sea
+    or of its islands."""
+
+    __slots__ = ("i", "label", "nbrs", "land", "sea")
+
+    def __init__(self, i: int, n: int, nbrs: Sequence[int], land: int) -> None:
+        self.i, self.label, self.land, self.sea = i, n + i, land, land ^ UNDECIDED
+        self.nbrs = tuple(n + w for w in nbrs)
+
+    def __call__(self, store: Store) -> None:
+        dom, i, label = store.dom, self.i, self.label
+        m, owners = dom[i], dom[label]
+        if m == UNDECIDED:
+            if owners == SEA_LABEL:
+                store.restrict(i, self.sea)
+            elif not owners & SEA_LABEL:
+                store.restrict(i, self.land)
+            return
+        if m == self.sea:
+            store.restrict(label, SEA_LABEL)
+            return
+        if owners & SEA_LABEL:
+            store.restrict(label, ~SEA_LABEL)
+            owners = dom[label]
+        allowed = owners | SEA_LABEL
+        for w in self.nbrs:
+            if dom[w] & ~allowed:
+                store.restrict(w, allowed)
+
+
+class _Region:
+    """What one island's rules read: its land part and its reach, for one state."""
+
+    __slots__ = ("part", "cost", "owned")
+
+    def __init__(self, part: list[int], cost: dict[int, int], owned: list[int]) -> None:
+        self.part = part    # the land cells joined to the clue, the clue first
+        self.cost = cost    # cell -> fewest cells the island adds to hold it (part: 0)
+        self.owned = owned  # land cells outside the part only this island may own
+
+
+class _Island:
+    """The bounds, `reach` and `cuts` of the island of clue `k`; module docstring."""
+
+    __slots__ = ("n", "k", "bit", "cell", "number", "area", "nbrs", "land", "sea", "reach",
+                 "cuts", "cache")
+
+    def __init__(self, islands: Islands, k: int, cell: int, number: int | None) -> None:
+        self.n = islands.grid.size
+        self.k, self.bit, self.cell, self.number = k, 2 << k, cell, number
+        self.area = islands.areas[k]
+        self.nbrs = islands.grid.neighbours
+        self.land, self.sea = islands.land, islands.sea
+        self.reach = "reach" in islands.techniques
+        self.cuts = "cuts" in islands.techniques
+        self.cache: dict[tuple, list[int]] = {}
+
+    def __call__(self, store: Store) -> None:
+        dom, n, bit = store.dom, self.n, self.bit
+        part = self._part(store)
+        room = None if self.number is None else self.number - len(part)
+        if room is not None and room < 0:
+            raise Contradiction  # the island is too large
+        if room == 0:  # complete: no other cell is the island's
+            inside = set(part)
+            for v in self.area:
+                if dom[n + v] & bit and v not in inside:
+                    store.restrict(n + v, ~bit)
+            return
+        self._overfill(store, part)
+        if not self.reach:
+            self._closed(store, part)
+            return
+        region = survey(dom, n, self.nbrs, self.land, bit, part, room)
+        if room is not None and (len(part) + len(region.owned) > self.number
+                                 or len(region.cost) < self.number):
+            raise Contradiction  # too much land it must take in, or too few cells to reach
+        for v in self.area:
+            if dom[n + v] & bit and v not in region.cost:
+                store.restrict(n + v, ~bit)  # out of reach (Contradiction for its own land)
+        if self.cuts:
+            for v in self._needed(region):
+                store.restrict(n + v, bit)
+
+    def _part(self, store: Store) -> list[int]:
+        """The land cells joined to the clue (breadth first), each labelled its own."""
+        dom, nbrs, land, n, bit = store.dom, self.nbrs, self.land, self.n, self.bit
+        part = [self.cell]
+        seen = {self.cell}
+        for v in part:
+            for w in nbrs[v]:
+                if w not in seen and dom[w] == land:
+                    seen.add(w)
+                    part.append(w)
+        for v in part:
+            if dom[n + v] != bit:
+                store.restrict(n + v, bit)  # Contradiction when it holds another clue
+        return part
+
+    def _closed(self, store: Store, part: list[int]) -> None:
+        """Without `reach`, what a decided grid needs checked: an incomplete island walled
+        in by sea is a contradiction, and land walled in without it is not its own."""
+        dom, nbrs, land, n, bit = store.dom, self.nbrs, self.land, self.n, self.bit
+        if self.number is not None and not any(dom[w] == UNDECIDED for v in part
+                                               for w in nbrs[v]):
+            raise Contradiction
+        seen = set(part)
+        for v in self.area:
+            if v in seen or dom[v] != land or not dom[n + v] & bit:
+                continue
+            other = land_part(dom, nbrs, land, v)
+            seen.update(other)
+            if not any(dom[w] == UNDECIDED for x in other for w in nbrs[x]):
+                for x in other:
+                    store.restrict(n + x, ~bit)
+
+    def _overfill(self, store: Store, part: list[int]) -> None:
+        """A neighbour that would merge too much land into the island is not its own."""
+        if self.number is None:
+            return
+        dom, nbrs, land, n, bit = store.dom, self.nbrs, self.land, self.n, self.bit
+        inside = set(part)
+        for v in part:
+            for w in nbrs[v]:
+                if dom[w] != UNDECIDED or not dom[n + w] & bit:
+                    continue
+                merged = inside | {w}
+                for x in nbrs[w]:
+                    if x not in merged and dom[x] == land:
+                        merged |= set(land_part(dom, nbrs, land, x))
+                if len(merged) > self.number:
+                    store.restrict(n + w, ~bit)
+
+    def _needed(self, region: _Region) -> list[int]:
+        """The cells it cannot do without (cached per region)."""
+        key = (tuple(region.cost), tuple(region.owned))
+        needed = self.cache.get(key)
+        if needed is None:
+            needed = needed_cells(self.nbrs, list(region.cost), self.number, region.owned)
+            if len(self.cache) >= _CACHE:
+                self.cache.clear()
+            self.cache[key] = needed
+        return needed
+
+
+def land_part(dom: Sequence[int], nbrs: Sequence[Sequence[int]], land: int,
+              start: int) -> list[int]:
+    """The land cells connected to land cell `start`, breadth first."""
+    part = [start]
+    seen = {start}
+    for v in part:
+        for w in nbrs[v]:
+            if w not in seen and dom[w] == land:
+                seen.add(w)
+                part.append(w)
+    return part
+
+
+def survey(dom: Sequence[int], n: int, nbrs: Sequence[Sequence[int]], land: int, bit: int,
+           part: list[int], room: int | None) -> _Region:
+    """Where an island (label `bit`, land `part`, `room` cells still to add, None: any)
+    can reach: through cells labelled with `bit`, an undecided one for one cell, a land
+    part without the clue whole for its size (all its cells must be labelled `bit`).
+    A bucket queue: costs are small integers."""
+    budget = len(dom) if room is None else room
+    cost = dict.fromkeys(part, 0)
+    owned = []
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0] = list(part)
+    for d in range(budget + 1):
+        for v in buckets[d]:
+            if cost[v] != d:
+                continue
+            for w in nbrs[v]:
+                if not dom[n + w] & bit or (w in cost and cost[w] <= d):
+                    continue
+                if dom[w] == land:
+                    orphan = land_part(dom, nbrs, land, w)
+                    nd = d + len(orphan)
+                    if nd <= budget and cost.get(w, nd + 1) > nd and all(
+                            dom[n + x] & bit for x in orphan):
+                        for x in orphan:
+                            cost[x] = nd
+                            if dom[n + x] == bit:
+                                owned.append(x)
+                        buckets[nd].extend(orphan)
+                elif d + 1 <= budget and cost.get(w, d + 2) > d + 1:
+                    cost[w] = d + 1
+                    buckets[d + 1].append(w)
+    return _Region(part, cost, sorted(set(owned)))
+
+
+def needed_cells(nbrs: Sequence[Sequence[int]], cells: list[int], number: int | None,
+                 owned: Sequence[int]) -> list[int]:
+    """The cells of a region (`cells`, the clue first) an island of `number` cells (None:
+    any) in it cannot do without: those whose loss leaves fewer than `number` cells on
+    the clue's side, or cuts an `owned` cell off from it. Contradiction when the region
+    is too small."""
+    total = len(cells)
+    if number is not None and total < number:
+        raise Contradiction  # even every cell it reaches is too few
+    if number == total:
+        return cells
+    local = {v: j for j, v in enumerate(cells)}
+    lowlink = LowLink([tuple(local[w] for w in nbrs[v] if w in local) for v in cells])
+    needed = set()
+    if number is not None:
+        for j in lowlink.run([1] * total, 0, blocked=0, marked=1):
+            if total - 1 - lowlink.cut_off(j) < number:
+                needed.add(cells[j])
+    if owned:
+        state = [1] * total
+        for v in owned:
+            state[local[v]] = 2
+        needed.update(cells[j] for j in lowlink.run(state, 0, blocked=0, marked=2))
+    return sorted(needed)
+
+
+class _TooMany(Exception):
+    """An island's completions take more than the enumeration's step limit."""
+
+
+class _Shapes:
+    """Every completion of the island of clue `k`, while there are few; module docstring."""
+
+    __slots__ = ("n", "bit", "cell", "number", "area", "nbrs", "land", "sea", "pools",
+                 "cache", "limit", "leaves", "maxroom")
+
+    def __init__(self, islands: Islands, k: int, cell: int, number: int,
+                 limits: tuple[int, int, int] = (SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM)) -> None:
+        grid = islands.grid
+        self.n, self.bit, self.cell, self.number = grid.size, 2 << k, cell, number
+        self.area = islands.areas[k]
+        self.nbrs = grid.neighbours
+        self.land, self.sea = islands.land, islands.sea
+        self.pools: list[list[tuple[int, int, int, int]]] = [[] for _ in range(grid.size)]
+        for block in blocks(grid):
+            for v in block:
+                self.pools[v].append(block)
+        self.cache: dict[tuple, tuple[list[int], list[int], set[int]] | None] = {}
+        self.limit, self.leaves, self.maxroom = limits
+
+    def __call__(self, store: Store) -> None:
+        dom, n, bit, land = store.dom, self.n, self.bit, self.land
+        part = land_part(dom, self.nbrs, land, self.cell)
+        room = self.number - len(part)
+        if room <= 0 or room > self.maxroom:
+            return  # complete (or too large): the island's bounds say what follows
+        region = survey(dom, n, self.nbrs, land, bit, part, room)
+        found = self._completions(dom, region)
+        if found is None:
+            return
+        inside, beside, union = found
+        for v in inside:
+            store.restrict(n + v, bit)
+        for v in beside:
+            store.restrict(n + v, SEA_LABEL)
+        for v in region.cost:
+            if v not in union:
+                store.restrict(n + v, ~bit)
+
+    def _musts(self, dom: Sequence[int], region: _Region) -> tuple[tuple[int, ...], ...]:
+        """The 2x2 blocks near the region with no land whose only possible land is this
+        island's: it must take a cell of each, or the block is all sea."""
+        n, bit, land = self.n, self.bit, self.land
+        found = set()
+        for v in region.cost:
+            for block in self.pools[v]:
+                if block in found:
+                    continue
+                labels = [dom[n + x] for x in block]
+                if all(dom[x] != land and m & ~bit & ~SEA_LABEL == 0 for x, m in
+                       zip(block, labels, strict=True)):
+                    found.add(block)
+        return tuple(sorted(found))
+
+    def _completions(self, dom: list[int], region: _Region
+                     ) -> tuple[list[int], list[int], set[int]] | None:
+        """(cells in every completion, undecided cells beside every one, the cells of
+        any one), or None past the step limit; Contradiction when there is none."""
+        musts = self._musts(dom, region)
+        nbrs, n = self.nbrs, self.n
+        near = sorted({x for v in region.cost for w in (v, *nbrs[v]) for block in self.pools[w]
+                       for x in block} | {w for v in region.cost for w in nbrs[v]})
+        key = (tuple(sorted(region.cost)), tuple(dom[x] for x in near),
+               tuple(dom[n + x] & self.bit for x in near), musts)
+        if key in self.cache:
+            found = self.cache[key]
+        else:
+            try:
+                found = self._enumerate(dom, region, musts)
+            except _TooMany:
+                found = None
+            if len(self.cache) >= _CACHE:
+                self.cache.clear()
+            self.cache[key] = found
+        if found is not None and not found[2]:
+            raise Contradiction  # no way to complete the island
+        return found
+
+    def _enumerate(self, dom: list[int], region: _Region, musts: tuple
+                   ) -> tuple[list[int], list[int], set[int]]:
+        """Redelmeier's enumeration of the connected sets of the island's size grown from
+        its part within its region, each kept when it is a valid completion."""
+        nbrs, land, cost = self.nbrs, self.land, region.cost
+        chosen = set(region.part)
+        seen = set(region.part)
+        first = []
+        for v in region.part:
+            for w in nbrs[v]:
+                if w in cost and w not in seen:
+                    seen.add(w)
+                    first.append(w)
+        summary: list = [None, None, set()]  # cells in all, beside all, in any
+        seas = dom[:self.n].count(self.sea)
+        steps = 0
+        leaves = 0
+
+        def keep() -> None:
+            if any(v not in chosen for v in region.owned) or any(
+                    chosen.isdisjoint(block) for block in musts):
+                return
+            ring = {w for v in chosen for w in nbrs[v] if w not in chosen}
+            if (any(dom[w] == land for w in ring) or self._pool(dom, chosen, ring)
+                    or self._pocket(dom, chosen, ring, seas)):
+                return
+            walls = {w for w in ring if dom[w] == UNDECIDED}
+            summary[0] = set(chosen) if summary[0] is None else summary[0] & chosen
+            summary[1] = walls if summary[1] is None else summary[1] & walls
+            summary[2].update(chosen)
+
+        def grow(untried: list[int], remaining: int) -> None:
+            nonlocal steps
+            if remaining == 0:
+                nonlocal leaves
+                leaves += 1
+                if leaves > self.leaves:
+                    raise _TooMany
+                keep()
+                return
+            untried = list(untried)
+            while untried:
+                v = untried.pop()
+                steps += 1
+                if steps > self.limit:
+                    raise _TooMany
+                added = [w for w in nbrs[v] if w in cost and w not in seen]
+                seen.update(added)
+                chosen.add(v)
+                grow(untried + added, remaining - 1)
+                chosen.discard(v)
+                seen.difference_update(added)
+
+        grow(first, self.number - len(region.part))
+        if summary[0] is None:
+            return [], [], set()
+        inside = sorted(v for v in summary[0] if dom[v] == UNDECIDED)
+        return inside, sorted(summary[1]), summary[2]
+
+    def _pool(self, dom: list[int], chosen: set[int], walls: set[int]) -> bool:
+        """Whether sea on `walls` (and the sea there is) fills a 2x2 block."""
+        sea = self.sea
+        for w in walls:
+            for block in self.pools[w]:
+                for v in block:
+                    if v in chosen or (v not in walls and dom[v] != sea):
+                        break
+                else:
+                    return True
+        return False
+
+    def _pocket(self, dom: list[int], chosen: set[int], ring: set[int], seas: int) -> bool:
+        """Whether the island `chosen` would wall a small pocket of sea off from the rest:
+        a region of at most `_POCKET` cells, closed by the island, land and the edge, with
+        sea in it (or a wall of the island) while some sea or wall lies outside it."""
+        nbrs, land, sea = self.nbrs, self.land, self.sea
+        done: set[int] = set()
+        for w in ring:
+            # Only from cells with two open sides or fewer, where small pockets are: a
+            # cheaper check that may miss a pocket, which only prunes less.
+            if w in done or sum(1 for x in nbrs[w] if x not in chosen and dom[x] != land) > 2:
+                continue
+            pocket = {w}
+            queue = [w]
+            for v in queue:
+                for x in nbrs[v]:
+                    if x not in pocket and x not in chosen and dom[x] != land:
+                        pocket.add(x)
+                        queue.append(x)
+                if len(pocket) > _POCKET:
+                    break
+            else:
+                inner = sum(1 for v in pocket if dom[v] == sea)
+                if inner < seas or not ring <= pocket:
+                    return True
+            done |= pocket
+        return False

@@ -1,0 +1,218 @@
+"""Region rules on a grid of Boolean cells: connected, reaching the border, 2x2 blocks.
+
+Many grid puzzles shade cells (a Boolean per cell on `propagate.Store`) and
+ask that the shaded cells, or the others, form a region of a given shape:
+Cave's cave is one connected region with no holes, a Slitherlink loop is the
+boundary of such a region, Nurikabe's sea is connected with no 2x2 pool.
+These rules say so on the engine's `Propagator`, for any puzzle. Cell `i`
+of the `Grid` is variable `i` of the store; a store may hold more variables
+after the cells (a puzzle's own), which the rules never read.
+
+The rules. `member` is the value the region is made of (`IS_TRUE` or
+`IS_FALSE`, a domain mask), the other value blocks it.
+
+- `RegionConnected(grid, member)`: the member cells are connected through
+  cells that are not blocked. In the graph of unblocked cells, a member cell
+  that cannot reach another is a contradiction, an undecided cell that
+  reaches no member cell is blocked (it could only be an island), and
+  (`cuts`) an undecided articulation point with member cells on both sides
+  is a member: removing it would split the region. `nonempty`: the region
+  has at least one cell, so a grid with every cell blocked is a
+  contradiction.
+- `ReachesBorder(grid, member)`: every member cell reaches the edge of the
+  grid through unblocked cells (for the outside of a region: no holes). The
+  same graph plus a virtual border node joined to every edge cell: a member
+  cell cut off from the border is a contradiction, an undecided one is
+  blocked, and (`cuts`) an undecided articulation point that separates a
+  member cell from the border is a member.
+- `NoCheckerboard(a, b, c, d)` (one 2x2 block, `a b / c d`): two diagonal
+  cells of one value and two diagonal cells of the other cannot coexist.
+  For a connected region without holes this is a theorem: the region's path
+  between its diagonal pair closes, with their corner contact, a loop
+  around one of the other pair, cut off from the border. It is the no
+  self-touching rule of a loop around the region.
+- `NoUniformBlock(a, b, c, d, value)`: the block's four cells are not all
+  `value` (Nurikabe's no 2x2 pool): three of them decided so forces the
+  fourth to the other value.
+
+The idea of the connectivity rules. Each is one run of the engine's
+`grid.LowLink` (an iterative Tarjan search), rooted at a member cell (resp.
+the border node) over the unblocked cells, counting member cells per DFS
+subtree: a cut vertex separates member cells exactly when it cuts a member
+cell off from the root, because the root is on the other side. Both cost
+O(cells) a run, so a puzzle registers them after its local rules (a higher
+`priority`, `region_rules` does), watching every cell.
+
+`hole_free_region(grid)` gives all of them for one region and its
+complement: the region connected, its complement reaching the border, no
+checkerboard block. Those are exactly the regions whose boundary is one
+simple loop (Cave's cave, Slitherlink's inside).
+
+>>> from twinsolve.search.grid import Grid
+>>> from twinsolve.search.propagate import Propagator, Store
+>>> grid = Grid(1, 5)
+>>> store = Store.booleans(5)
+>>> prop = Propagator(store)
+>>> for rule, watches, priority in hole_free_region(grid):
+...     prop.add_rule(rule, watches, priority=priority)
+>>> store.restrict(0, IS_TRUE) and store.restrict(3, IS_TRUE)  # 0 and 3 inside
+True
+>>> prop.propagate(), store.dom[:4] == [IS_TRUE] * 4  # the path between them is inside
+(True, True)
+"""
+
+from __future__ import annotations
+
+from .grid import Grid, LowLink
+from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Store
+
+__all__ = ["RegionConnected", "ReachesBorder", "NoCheckerboard", "NoUniformBlock", "blocks",
+           "hole_free_region", "GLOBAL_PRIORITY"]
+
+# The priority `hole_free_region` gives the connectivity rules: after local rules (0).
+GLOBAL_PRIORITY = 1
+
+
+def _other(member: int) -> int:
+    """The blocking mask of a region made of `member` (`IS_TRUE` or `IS_FALSE`)."""
+    if member not in (IS_TRUE, IS_FALSE):
+        raise ValueError(f"a region's member mask is IS_TRUE or IS_FALSE, got {member}")
+    return member ^ UNDECIDED
+
+
+class RegionConnected:
+    """The cells of `member` connected through unblocked cells; see the module docstring.
+
+    `cuts=False` leaves out articulation forcing (reachability only, for a
+    puzzle's easier levels); `nonempty=False` allows a region of no cells.
+    """
+
+    __slots__ = ("lowlink", "size", "member", "blocked", "cuts", "nonempty")
+
+    def __init__(self, grid: Grid, member: int = IS_TRUE, *, cuts: bool = True,
+                 nonempty: bool = True) -> None:
+        self.lowlink = LowLink(grid.neighbours)
+        self.size = grid.size
+        self.member, self.blocked = member, _other(member)
+        self.cuts = cuts
+        self.nonempty = nonempty
+
+    def __call__(self, store: Store) -> None:
+        dom = store.dom
+        size, member, blocked = self.size, self.member, self.blocked
+        try:
+            root = dom.index(member, 0, size)
+        except ValueError:  # no member yet: only a region that must exist and cannot fails
+            if self.nonempty and UNDECIDED not in dom[:size]:
+                raise Contradiction from None
+            return
+        lowlink = self.lowlink
+        cuts = lowlink.run(dom, root, blocked, member)
+        disc, start = lowlink.disc, lowlink.start
+        for i in range(size):
+            if dom[i] != blocked and disc[i] < start:
+                store.restrict(i, blocked)  # Contradiction if i is a member: walled off
+        if not self.cuts:
+            return
+        for i in cuts:  # each cuts a member cell off from the member root
+            if dom[i] == UNDECIDED:
+                store.restrict(i, member)
+
+
+class ReachesBorder:
+    """The cells of `member` reach the grid's edge through unblocked cells (no holes).
+
+    `cuts=False` leaves out articulation forcing.
+    """
+
+    __slots__ = ("lowlink", "size", "member", "blocked", "cuts")
+
+    def __init__(self, grid: Grid, member: int = IS_FALSE, *, cuts: bool = True) -> None:
+        n = grid.size
+        edge = [i for i in range(n) if len(grid.neighbours[i]) < 4]
+        on_edge = set(edge)
+        nbrs = [nb + (n,) if i in on_edge else nb for i, nb in enumerate(grid.neighbours)]
+        nbrs.append(tuple(edge))
+        self.lowlink = LowLink(nbrs)
+        self.size = n  # also the virtual border node: a member, joined to every edge cell
+        self.member, self.blocked = member, _other(member)
+        self.cuts = cuts
+
+    def __call__(self, store: Store) -> None:
+        dom = store.dom
+        size, member, blocked = self.size, self.member, self.blocked
+        lowlink = self.lowlink
+        cuts = lowlink.run(dom[:size] + [member], size, blocked, member)
+        disc, start = lowlink.disc, lowlink.start
+        for i in range(size):
+            if dom[i] != blocked and disc[i] < start:
+                store.restrict(i, blocked)  # Contradiction if i is a member: a hole
+        if not self.cuts:
+            return
+        for i in cuts:  # each cuts a member cell off from the border
+            if dom[i] == UNDECIDED:
+                store.restrict(i, member)
+
+
+class NoCheckerboard:
+    """No 2x2 block `a b / c d` holds one value on a diagonal and the other on the other."""
+
+    __slots__ = ("a", "b", "c", "d")
+
+    def __init__(self, a: int, b: int, c: int, d: int) -> None:
+        self.a, self.b, self.c, self.d = a, b, c, d  # diagonals (a, d) and (b, c)
+
+    def __call__(self, store: Store) -> None:
+        dom = store.dom
+        a, b, c, d = self.a, self.b, self.c, self.d
+        _diagonal(store, dom[a], dom[d], b, c)
+        _diagonal(store, dom[b], dom[c], a, d)
+
+
+def _diagonal(store: Store, first: int, second: int, p: int, q: int) -> None:
+    """One diagonal equal and decided: the other may not be its opposite on both cells."""
+    if first != second or first == UNDECIDED:
+        return
+    opposite = first ^ UNDECIDED
+    if store.dom[p] == opposite:
+        store.restrict(q, first)
+    elif store.dom[q] == opposite:
+        store.restrict(p, first)
+
+
+class NoUniformBlock:
+    """The four cells of a 2x2 block are not all `value` (a domain mask)."""
+
+    __slots__ = ("cells", "value", "other")
+
+    def __init__(self, a: int, b: int, c: int, d: int, value: int) -> None:
+        self.cells = (a, b, c, d)
+        self.value, self.other = value, _other(value)
+
+    def __call__(self, store: Store) -> None:
+        dom, value = store.dom, self.value
+        open_cells = [i for i in self.cells if dom[i] != value]
+        if not open_cells:
+            raise Contradiction
+        if len(open_cells) == 1:
+            store.restrict(open_cells[0], self.other)
+
+
+def blocks(grid: Grid) -> list[tuple[int, int, int, int]]:
+    """Every 2x2 block `(a, b, c, d)` = top left, top right, bottom left, bottom right,
+    row by row."""
+    cols = grid.cols
+    return [(r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+            for r in range(grid.rows - 1) for c in range(cols - 1)]
+
+
+def hole_free_region(grid: Grid, member: int = IS_TRUE, *,
+                     cuts: bool = True) -> list[tuple[Rule, list[int] | None, int]]:
+    """(rule, watched cells or None for all, priority) of one connected region of
+    `member` without holes: `NoCheckerboard` per block, `RegionConnected`, and the
+    complement `ReachesBorder`; ready for `Propagator.add_rule`."""
+    rules: list[tuple[Rule, list[int] | None, int]] = [
+        (NoCheckerboard(*block), list(block), 0) for block in blocks(grid)]
+    rules.append((RegionConnected(grid, member, cuts=cuts), None, GLOBAL_PRIORITY))
+    rules.append((ReachesBorder(grid, _other(member), cuts=cuts), None, GLOBAL_PRIORITY))
+    return rules
