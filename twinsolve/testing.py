@@ -258,10 +258,10 @@ def _allowed(puzzle: str, entry: registry.Puzzle, rules: Any, instance: Any, ora
                   f"{oracle.solution}")
 
 
-def backends_agree(puzzle: str) -> None:
-    """Every default back-end agrees with `brute` (module docstring)."""
+def backends_agree(puzzle: str, count: int = EXAMPLES) -> None:
+    """Every default back-end agrees with `brute` (module docstring) on `count` examples."""
     entry = _entry(puzzle)
-    cases = examples(puzzle)
+    cases = examples(puzzle, count)
     for backend in entry.default_backends():
         answered = 0
         for instance in cases:

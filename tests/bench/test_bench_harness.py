@@ -81,6 +81,7 @@ def test_rerun_skips_stored_runs(suite_dir, tmp_path):
         [] if not tasks else refuse(tasks, budget))).records) == 2 * len(BOARDS)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_kill_minus_9_then_resume_holds_each_run_once(tmp_path):
     folder = tmp_path / "many"
     folder.mkdir()
@@ -109,6 +110,7 @@ def test_kill_minus_9_then_resume_holds_each_run_once(tmp_path):
     assert len(db_rows) == 12 == len(set(db_rows))
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_dask_local_cluster_gives_the_same_verdicts(suite_dir, tmp_path):
     distributed = pytest.importorskip("distributed")
     from twinsolve.bench.dask_executor import DaskExecutor

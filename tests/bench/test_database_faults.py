@@ -374,6 +374,7 @@ def test_a_new_database_is_whole_or_absent(suite, tmp_path, capsys):
 
 # ---------------------------------------------------------------- what bench says
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_ctrl_c_says_what_is_stored_and_the_same_command_resumes(tmp_path, capsys):
     folder = tmp_path / "slow"
     folder.mkdir()

@@ -23,6 +23,7 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(folder.glob("*.txt"))}
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_generate_writes_graded_files_and_the_same_bytes_with_any_jobs(tmp_path, cli):
     one = cli(*GENERATE, "--out", "one", cwd=tmp_path)
     assert one.returncode == 0, one.stderr

@@ -158,7 +158,10 @@ LONG_RUNS = {  # the step encoding: the automaton solves the long decanting in 0
 }
 
 
-@pytest.mark.parametrize("backend", sorted(LONG_RUNS))
+# one back-end in the default run, every one in the slow run (each waits for its solver)
+@pytest.mark.parametrize("backend", [name if name == "sat" else
+                                     pytest.param(name, marks=pytest.mark.slow)
+                                     for name in sorted(LONG_RUNS)])
 def test_ctrl_c_says_interrupted_never_timeout(tmp_path, backend):
     """CP-SAT's own Ctrl-C handler made the run a `timeout` (and left SIGINT at its default,
     so the next Ctrl-C killed the process silently); PySAT's made it an `error`, and

@@ -33,7 +33,8 @@ def run_pytest(project: Path, test_text: str, *options: str) -> subprocess.Compl
                           capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.parametrize("workers", ["0", "1"])  # 1: the check runs in an xdist worker
+# 1: the check runs in an xdist worker (a pytest with xdist starting: long, so in the slow run)
+@pytest.mark.parametrize("workers", ["0", pytest.param("1", marks=pytest.mark.slow)])
 def test_a_test_writing_the_default_database_fails_the_run(tmp_path, workers):
     project = tmp_path / "project"
     proc = run_pytest(project, WRITES_THE_DEFAULT_DB, "-n", workers)

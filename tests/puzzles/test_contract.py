@@ -13,10 +13,24 @@ from twinsolve.core.registry import puzzles
 NAMES = [entry.name for entry in puzzles()]
 
 
+# The default run compares every back-end with brute on 12 examples of each puzzle, the slow
+# run on the kit's full count (testing.EXAMPLES).
+QUICK_EXAMPLES = 12
+
+
 @pytest.mark.parametrize("check", testing.CHECKS, ids=testing.check_name)
 @pytest.mark.parametrize("puzzle", NAMES)
 def test_every_puzzle_holds_the_contract(puzzle, check):
-    check(puzzle)
+    if check is testing.backends_agree:
+        check(puzzle, QUICK_EXAMPLES)
+    else:
+        check(puzzle)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("puzzle", NAMES)
+def test_every_backend_agrees_with_brute_on_all_the_kits_examples(puzzle):
+    testing.backends_agree(puzzle)
 
 
 def test_a_puzzle_without_a_strategy_fails_the_kit_by_name(monkeypatch):

@@ -425,6 +425,7 @@ def _path_out_of(level, rows: int, columns: int) -> str:
     raise AssertionError("no cell outside the window is reachable")
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_64x64_level_scrolls_to_keep_the_player_in_view(session):
     level = play.load(STRESS)
     moves = _path_out_of(level, ROWS, MAP_COLUMNS)

@@ -9,7 +9,7 @@
   random order, propagation never contradicts (every deduction is sound).
 - Each technique forces what it should on its own: a cell between two
   islands, a complete island walled in, an unreachable cell, a bottleneck
-  cell, the cells beside every completion, the sea's size.
+  cell, the cells beside every completion.
 """
 
 from __future__ import annotations
@@ -179,14 +179,6 @@ def test_the_cells_beside_every_completion_of_an_island_are_sea():
     clues = [(0, 2), (8, 3)]
     assert settled(3, 3, clues, ("reach", "cuts"))[1][1] == "?"
     assert settled(3, 3, clues, ("reach", "cuts", "shapes"))[1][1] == "#"
-
-
-def test_the_sea_keeps_its_size():
-    # A 3 in a corner of a 3x3 leaves six sea cells: land on the far corners of the top
-    # row or the left column would leave the sea too few, so they are sea.
-    without = settled(3, 3, [(0, 3)], ("reach",))
-    assert without[0][2] == without[2][0] == "?"
-    assert settled(3, 3, [(0, 3)], ("reach", "cuts")) == [".?#", "?.#", "###"]
 
 
 def test_a_label_holds_only_the_islands_near_enough():

@@ -22,7 +22,12 @@ own, and the studio reads every puzzle alike:
 - `moves(instance, position)` gives the `Move`s a person can make there
   (each made by clicking or dragging its `path` of targets, a right click
   when `alt`, or its button when `listed`), apart from the drawing so that a
-  search over positions (the studio's frontier view) never draws.
+  search over positions (the studio's frontier view) never draws;
+- `CellMarking` is the whole play of a puzzle whose answer is a grid of
+  Boolean cells under one solution key (Cave's and Slitherlink's `inside`,
+  Nurikabe's `shaded`): rows of `1`, `0` and `?` (undecided), every cell a
+  target cycling `?` -> `1` -> `0` on a click. Its puzzle says only its words
+  for the values and how one cell looks (`board`'s `draw_cell`).
 
 >>> read_mark("r1c2 ?", 3, 4, "01?")
 (1, 2, '?')
@@ -33,7 +38,7 @@ own, and the studio reads every puzzle alike:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +46,7 @@ from . import drawing
 from .errors import UsageError, quoted
 
 __all__ = ["Target", "Move", "Board", "cell_item", "read_cell", "mark", "read_mark", "cycle",
-           "cell_targets", "playable", "MAX_PLAY_CELLS"]
+           "cell_targets", "playable", "clue_number", "CellMarking", "MAX_PLAY_CELLS"]
 
 # The most cells a board offers to click: a board is sent whole after every move, and a
 # person does not play 40,000 cells by hand.
@@ -150,6 +155,18 @@ def playable(rows: int, cols: int) -> None:
                          f"{MAX_PLAY_CELLS:,} cells)")
 
 
+def clue_number(token: Any, holds: str) -> int:
+    """The number an author typed into a cell; otherwise `UsageError` "`holds`, not TOKEN"
+    (`holds` says what the cell may hold; whether the number fits is the puzzle's to say).
+
+    >>> clue_number("12", "a cell holds '-' or a clue number")
+    12
+    """
+    if not (isinstance(token, str) and token.isascii() and token.isdigit() and len(token) < 7):
+        raise UsageError(f"{holds}, not {quoted(token)}")
+    return int(token)
+
+
 def cell_targets(rows: int, cols: int, x: float, y: float, cell: float,
                  state: Any = None) -> list[Target]:
     """A target per cell of a grid whose top left corner is (x, y), cells `cell` mm wide;
@@ -158,3 +175,73 @@ def cell_targets(rows: int, cols: int, x: float, y: float, cell: float,
     return [Target(cell_item(r, c), (x + c * cell, y + r * cell, cell, cell),
                    state(r, c) if state else "")
             for r in range(rows) for c in range(cols)]
+
+
+# draw_cell(page, row, col, value, box): one cell of a `CellMarking` board drawn on `page`.
+DrawCell = Callable[[Any, int, int, str, tuple[float, float, float, float]], None]
+
+
+@dataclass(frozen=True)
+class CellMarking:
+    """The play of a grid of Boolean cells under the solution key `key`: a position is
+    `{key: ["1?0", ...]}` (`1`, `0`, `?` undecided), a move sets one cell (`r3c7 1`), a
+    click cycles `values` (undecided -> 1 -> 0), a right click the other way; `words`
+    names each value for people (labels and targets' states). The instance needs only
+    `rows` and `cols`. A puzzle's play module binds its `start`, `apply`, `moves`,
+    `items`, `moves_to` and `remaining`, and its `board` calls `board` here with its
+    own drawing of a cell.
+
+    >>> marking = CellMarking("shaded", {"1": "shaded", "0": "white", "?": "undecided"})
+    >>> class Grid:
+    ...     rows, cols = 1, 2
+    >>> position = marking.apply(Grid, marking.start(Grid), "r0c1 1")
+    >>> position, marking.items(Grid, position), marking.moves_to(Grid, position)
+    ({'shaded': ['?1']}, {'r0c1': '1'}, ['r0c1 1'])
+    """
+
+    key: str
+    words: dict[str, str]
+    values: str = "?10"
+
+    def start(self, instance: Any) -> dict[str, list[str]]:
+        playable(instance.rows, instance.cols)
+        return {self.key: ["?" * instance.cols] * instance.rows}
+
+    def apply(self, instance: Any, position: dict[str, Any], move: str
+              ) -> dict[str, list[str]]:
+        r, c, value = read_mark(move, instance.rows, instance.cols, self.values)
+        rows = list(position[self.key])
+        rows[r] = rows[r][:c] + value + rows[r][c + 1:]
+        return {self.key: rows}
+
+    def moves(self, instance: Any, position: dict[str, Any]) -> list[Move]:
+        return [move for r, row in enumerate(position[self.key])
+                for c, value in enumerate(row)
+                for move in cycle(cell_item(r, c), value, self.values, self.words)]
+
+    def items(self, instance: Any, position: dict[str, Any]) -> dict[str, str]:
+        return {cell_item(r, c): value for r, row in enumerate(position[self.key])
+                for c, value in enumerate(row) if value != "?"}
+
+    def moves_to(self, instance: Any, solution: dict[str, Any]) -> list[str]:
+        return [mark(r, c, value) for r, row in enumerate(solution[self.key])
+                for c, value in enumerate(row) if value != "?"]
+
+    def remaining(self, instance: Any, position: dict[str, Any]) -> Any:
+        return instance  # marks set in any order: the puzzle left is the puzzle
+
+    def board(self, instance: Any, position: dict[str, Any], page: Any,
+              origin: tuple[float, float], cell: float, draw_cell: DrawCell) -> Board:
+        """The `Board` of `position` on `page` (made by the puzzle), the grid's top left
+        corner at `origin`, cells `cell` mm wide: a target per cell, each drawn by
+        `draw_cell` in row-major order, complete when no cell is undecided."""
+        grid = position[self.key]
+        targets = cell_targets(instance.rows, instance.cols, *origin, cell,
+                               lambda r, c: self.words[grid[r][c]])
+        for index, target in enumerate(targets):
+            r, c = divmod(index, instance.cols)
+            draw_cell(page, r, c, grid[r][c], target.box)
+        undecided = sum(row.count("?") for row in grid)
+        cells = instance.rows * instance.cols
+        return Board(page, tuple(targets), complete=undecided == 0,
+                     status=f"{cells - undecided} of {cells} cells decided")

@@ -243,6 +243,10 @@ def _collect_source(source: str | Path, gather: _Gather) -> None:
     if not isinstance(source, str | os.PathLike) or not str(source):
         gather.bad(f"{quoted(source)}: not a file or folder name")
         return
+    if isinstance(source, str) and _URL_SCHEME.match(source.strip()):
+        gather.bad(f"{printable(source.strip())}: no puzzle here reads this URL (puzz.link "
+                   f"URLs of: {', '.join(_url_puzzles())})")
+        return
     path = Path(source)
     try:
         kind = _kind(path)
@@ -253,6 +257,13 @@ def _collect_source(source: str | Path, gather: _Gather) -> None:
         _collect_folder(path, gather)
     else:
         _collect_file(path, os.path.normpath(str(source)), gather, False)
+
+
+_URL_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)  # a URL, not a file name
+
+
+def _url_puzzles() -> list[str]:
+    return [entry.name for entry in registry.puzzles() if registry.has(entry, "url_reader")]
 
 
 def collect(sources: Iterable[str | Path]) -> Collection:

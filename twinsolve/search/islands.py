@@ -72,18 +72,15 @@ from .grid import Grid, LowLink
 from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Store
 from .regions import NoUniformBlock, RegionConnected, blocks
 
-__all__ = ["Islands", "TECHNIQUES", "SHAPE_NODES", "SHAPE_LEAVES", "SHAPE_ROOM", "DEEP_NODES",
-           "DEEP_LEAVES", "DEEP_ROOM", "SEA_LABEL"]
+__all__ = ["Islands", "TECHNIQUES", "SHAPE_NODES", "SHAPE_LEAVES", "SHAPE_ROOM", "SEA_LABEL"]
 
 # The deduction techniques, beyond the link and island bounds (always on).
 TECHNIQUES = ("reach", "cuts", "shapes")
 SEA_LABEL = 1  # a label's domain mask holding only 0: no island, sea
 # An island's shapes are listed while it needs at most SHAPE_ROOM more cells, within
 # SHAPE_NODES enumeration steps and SHAPE_LEAVES sets of its size (else left out of that
-# run: the common case of few shapes is cheap, and many shapes tell little); once
-# propagation is stuck, `Islands.deep_shapes` lists them with the DEEP_ limits.
+# run: the common case of few shapes is cheap, and many shapes tell little).
 SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM = 300, 150, 5
-DEEP_NODES, DEEP_LEAVES, DEEP_ROOM = 5000, 3000, 40
 _POCKET = 6  # cells a completion's check floods, at most, to find sea walled off
 _CACHE = 20000  # results an island's rule keeps before starting afresh
 _GLOBAL, _SHAPES = 1, 2  # priorities: after the local rules (0), the shapes last
@@ -158,50 +155,7 @@ class Islands:
                 rules.append((_Shapes(self, k, cell, number), watches, _SHAPES))
         sea_rule = RegionConnected(grid, self.sea, cuts="cuts" in techniques, nonempty=False)
         rules.append((sea_rule, list(range(n)), _GLOBAL))
-        if "cuts" in techniques and all(number is not None for _, number in self.clues):
-            size = n - sum(number for _, number in self.clues)
-            rules.append((_SeaSize(grid, size, self.land), list(range(n)), _GLOBAL))
         return rules
-
-    def deep_shapes(self, store: Store) -> bool:
-        """Every island's completions listed with the larger `DEEP_` limits, their
-        deductions made in `store`: for a propagation that is stuck (then propagate
-        again). True when a domain shrank; Contradiction when an island has none."""
-        if "shapes" not in self.techniques:
-            return False
-        mark = store.mark()
-        for k, (cell, number) in enumerate(self.clues):
-            if number is not None:
-                _Shapes(self, k, cell, number, (DEEP_NODES, DEEP_LEAVES, DEEP_ROOM))(store)
-        return store.mark() > mark
-
-
-class _SeaSize:
-    """The sea has `size` cells (the cells no island takes): an undecided cell whose loss
-    leaves fewer cells than that on the sea's side is sea (an articulation point of the
-    cells not land, one `grid.LowLink` run from a sea cell); too few is a contradiction."""
-
-    __slots__ = ("n", "size", "land", "sea", "lowlink")
-
-    def __init__(self, grid: Grid, size: int, land: int) -> None:
-        self.n, self.size, self.land, self.sea = grid.size, size, land, land ^ UNDECIDED
-        self.lowlink = LowLink(grid.neighbours)
-
-    def __call__(self, store: Store) -> None:
-        dom, n, land = store.dom, self.n, self.land
-        try:
-            root = dom.index(self.sea, 0, n)
-        except ValueError:
-            return  # no sea yet: nothing to measure from
-        state = [0 if m == land else 1 for m in dom[:n]]
-        lowlink = self.lowlink
-        cuts = lowlink.run(state, root, blocked=0, marked=1)
-        total = sum(1 for i in range(n) if state[i] and lowlink.reached(i))
-        if total < self.size:
-            raise Contradiction  # the sea cannot have its cells
-        for v in cuts:
-            if dom[v] == UNDECIDED and total - 1 - lowlink.cut_off(v) < self.size:
-                store.restrict(v, self.sea)
 
 
 class _Link:
@@ -433,8 +387,7 @@ class _Shapes:
     __slots__ = ("n", "bit", "cell", "number", "area", "nbrs", "land", "sea", "pools",
                  "cache", "limit", "leaves", "maxroom")
 
-    def __init__(self, islands: Islands, k: int, cell: int, number: int,
-                 limits: tuple[int, int, int] = (SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM)) -> None:
+    def __init__(self, islands: Islands, k: int, cell: int, number: int) -> None:
         grid = islands.grid
         self.n, self.bit, self.cell, self.number = grid.size, 2 << k, cell, number
         self.area = islands.areas[k]
@@ -445,7 +398,7 @@ class _Shapes:
             for v in block:
                 self.pools[v].append(block)
         self.cache: dict[tuple, tuple[list[int], list[int], set[int]] | None] = {}
-        self.limit, self.leaves, self.maxroom = limits
+        self.limit, self.leaves, self.maxroom = SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM
 
     def __call__(self, store: Store) -> None:
         dom, n, bit, land = store.dom, self.n, self.bit, self.land

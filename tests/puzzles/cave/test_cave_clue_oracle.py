@@ -39,6 +39,7 @@ def caves_and_questions(draw):
     return inside, questions
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @settings(max_examples=60, deadline=None)
 @given(caves_and_questions())
 def test_the_oracle_agrees_with_brute_force_question_after_question(case):

@@ -284,6 +284,7 @@ def test_hand_agrees_with_brute_on_random_clues(instance, probe):
     agrees_with_brute(instance, probe)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @settings(max_examples=100)
 @given(derived_caves(), st.booleans())
 def test_hand_agrees_with_brute_on_clues_of_a_valid_cave(instance, probe):

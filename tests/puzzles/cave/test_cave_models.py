@@ -211,6 +211,7 @@ def _feasible_sets(model: cp_model.CpModel, active: list, n: int) -> set[frozens
     return found
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @settings(max_examples=12)
 @given(st.data())
 def test_connected_accepts_exactly_the_connected_sets(data):

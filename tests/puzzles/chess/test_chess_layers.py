@@ -54,6 +54,7 @@ def test_layers_and_memo_agree_on_bigger_boards(seed, shape):
     assert layers.verified and memo.verified
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_counts_past_two_to_the_64_stay_exact():
     queens = chess.parse("chess 4 4\nQQQQ\nQQQQ\nQQQQ\nQQQQ\n")
     layers = run(queens, LAYERS, COUNT, catch=False)

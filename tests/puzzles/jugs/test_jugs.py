@@ -113,6 +113,7 @@ def quick_for_models(oracle) -> bool:
     return oracle.objective is None or (oracle.objective <= 10 and oracle.count <= 40)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @settings(max_examples=60)
 @given(jug_puzzles(max_capacity=9))
 @example(Instance((3, 5), (0, 0), ALL, Goal(GoalKind.HOLDS, (4,))))

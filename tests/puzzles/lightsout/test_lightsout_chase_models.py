@@ -94,6 +94,7 @@ def _agree_with_brute(instance: Instance, specs) -> None:
             assert result.verified is True
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @settings(max_examples=80)
 @given(boards((2,)))
 @example(Instance(3, 3, ((1, 0, 1), (0, 1, 0), (1, 0, 1)), torus=True))   # the 3-torus

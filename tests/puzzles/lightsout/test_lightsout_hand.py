@@ -86,6 +86,7 @@ def boards(draw):
                     sigma=draw(st.booleans()), modulus=modulus)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @settings(max_examples=300)
 @given(boards())
 def test_agrees_with_brute_on_small_boards(instance):

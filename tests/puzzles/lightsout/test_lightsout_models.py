@@ -50,6 +50,7 @@ def assert_agrees(instance: Instance, backend: str, oracle) -> None:
 
 # Hand-picked corners: a lit cell no press reaches (sigma 1x1), a press that
 # hits its own cell twice on a 2-wide torus, and an all-off board.
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @settings(max_examples=70)
 @given(boards((2,)))
 @example(Instance(1, 1, ((1,),), sigma=True))

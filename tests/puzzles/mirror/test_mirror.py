@@ -194,6 +194,7 @@ def test_single_laser_levels_agree_with_brute(instance):
     _agree(instance)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @settings(max_examples=120)
 @given(mirror_levels(max_side=6, max_rotatable=12, max_lasers=3))
 def test_multi_laser_levels_agree_with_brute(instance):

@@ -80,6 +80,7 @@ def document(*entries, name="Slitherlink"):
     return json.dumps({"name": name, "data": {f"k{i}": e for i, e in enumerate(entries)}})
 
 
+@pytest.mark.slow  # reading all 583 verifies every published solution: a second
 def test_the_corpus_reads_with_its_solutions(corpus):
     pairs = janko(corpus)
     assert len(pairs) == 583

@@ -14,12 +14,13 @@ import json
 import random
 
 import pytest
-from conftest import sampled
+from conftest import ROOT, sampled
 from slitherlink_corpus import janko
 
 from twinsolve.core.errors import UsageError
 from twinsolve.core.generation import Request
 from twinsolve.core.limits import Limits
+from twinsolve.core.run import load_file
 from twinsolve.puzzles.slitherlink import generate, hand, rules
 
 
@@ -83,3 +84,32 @@ def test_the_corpus_grades(corpus, keys):
     if keys:
         assert levels == {"4_4x4": "easy", "5_4x4": "medium", "13_5x5": "hard",
                           "15_5x5": "extreme", "25_6x6": "extreme"}  # 25: with branching
+
+
+# ---------------------------------------------------------------- the shipped sets
+
+def shipped_files():
+    return sorted((ROOT / "instances" / "slitherlink" / "graded").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", sampled(shipped_files()), ids=lambda p: p.name)
+def test_shipped_puzzles_are_unique_and_of_their_level(path):
+    puzzle = load_file(path)
+    meta = dict(puzzle.meta)
+    result = hand.solve(puzzle, Limits(unique=True))
+    assert result.unique is True and result.solution == json.loads(meta["expect-solution"])
+    assert generate.grade(puzzle).level == meta["difficulty"]
+
+
+@pytest.mark.slow
+def test_the_shipped_sets_regenerate_byte_for_byte(cli, tmp_path):
+    for shipped in generate.SHIPPED:
+        rows, cols = shipped.size
+        proc = cli("generate", "slitherlink", "--difficulty", shipped.level, "--size",
+                   f"{rows}x{cols}", "--count", str(shipped.count), "--seed", str(shipped.seed),
+                   "--out", tmp_path, "--quiet", cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+    made = sorted(tmp_path.glob("*.txt"))
+    assert [p.name for p in made] == [p.name for p in shipped_files()]
+    for new, old in zip(made, shipped_files(), strict=True):
+        assert new.read_bytes() == old.read_bytes(), new.name

@@ -151,7 +151,7 @@ def test_a_closed_loop_with_other_sides_on_is_a_contradiction():
 def test_colour_classes_decide_a_side_between_cells_of_one_class():
     model = hand.build(rules.parse("slitherlink 2 2\n- -\n- -\n"), ("counts", "colours"))
     lay = model.layout
-    classes = next(rule for rule, _, _ in model._rule_list
+    classes = next(rule for rule, _, _ in model.rule_list
                    if type(rule).__name__ == "_ColourClasses")
     store = Store.booleans(len(model.store))
     # (0,0) and (0,1) the same colour, (0,1) and (1,1) different, (1,1) and (1,0) the same:

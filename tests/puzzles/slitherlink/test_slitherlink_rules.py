@@ -1,7 +1,7 @@
 """Slitherlink rules: the file format, `verify` on real and broken loops, `brute`, drawing.
 
 - The 583 janko.at solutions of the corpus verify, and (each being unique)
-  every single-cell change of one is rejected (a sample by default).
+  single-cell changes of one are rejected (up to 100 a puzzle; one puzzle by default).
 - `verify` names what is wrong with a loop: a point where it touches
   itself, two loops, no loop, a clue miscounted, a malformed answer.
 - `brute` against a plain enumeration calling `verify` on every colouring.
@@ -21,6 +21,7 @@ from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.puzzles.slitherlink import rules
 
+FLIPS = 100  # single-cell changes tried per corpus solution, at most
 SQUARE = rules.parse("slitherlink 3 3\n- 1 -\n1 - 1\n- 1 -\n")  # the loop round the middle
 
 
@@ -84,13 +85,15 @@ def test_verify_rejects_malformed_answers_without_raising(solution):
 
 
 @pytest.mark.parametrize("keys", sampled([["63_10x10"], None]), ids=["one", "all"])
-def test_corpus_solutions_verify_and_every_one_cell_change_is_rejected(corpus, keys):
+def test_corpus_solutions_verify_and_one_cell_changes_are_rejected(corpus, keys):
     checked = 0
     for _, instance in janko(corpus, keys):
         solution = known(instance)
         assert rules.verify(instance, solution) == []
         grid = [list(row) for row in solution["inside"]]
-        for r, c in itertools.product(range(instance.rows), range(instance.cols)):
+        every = max(1, instance.cells // FLIPS)  # large grids: an even spread of cells
+        cells = list(itertools.product(range(instance.rows), range(instance.cols)))
+        for r, c in cells[::every]:
             grid[r][c] = "1" if grid[r][c] == "0" else "0"
             assert rules.verify(instance, {"inside": ["".join(row) for row in grid]})
             grid[r][c] = "1" if grid[r][c] == "0" else "0"

@@ -388,6 +388,11 @@ class _Reasoner:
             self._truth = self._truth_source()
         return self._truth
 
+    @truth.setter
+    def truth(self, value: Sequence[int] | None) -> None:
+        """A solution known already (a hint completes the player's position first)."""
+        self._truth = value
+
     # -- the position ----------------------------------------------------------------
 
     def decide(self, cells: Sequence[int], mask: int) -> None:
@@ -815,7 +820,7 @@ def hint(instance: Instance, state: dict[str, Any]) -> Step | Mistake | None:
     if mistake is not None:
         return mistake
     truth = _completion(instance, reasoner, known)
-    reasoner._truth = truth
+    reasoner.truth = truth
     for (r, c), value in known.items():
         reasoner.decide([reasoner.grid.index(r, c)], 1 << value)
     move = reasoner.clue_step() or reasoner.next_move(ORDER)

@@ -140,9 +140,20 @@ def _read_entry(key: str, entry: Any, source: str | None) -> cave.Instance:
     return cave.Instance(instance.rows, instance.cols, instance.clues, tuple(meta))
 
 
+NAMES = ("cave", "corral", "bag")  # what a dataset's "name" may say, in any case
+
+
 def is_dataset(document: Any) -> bool:
-    """Whether decoded JSON has this schema's shape: an object with a `"data"` object."""
-    return isinstance(document, dict) and isinstance(document.get("data"), dict)
+    """Whether decoded JSON is a Cave dataset: an object with a `"data"` object, and a `"name"`
+    that is Cave's or none (a dataset named for another puzzle is that puzzle's to read).
+
+    >>> is_dataset({"name": "Cave", "data": {}}), is_dataset({"name": "Nurikabe", "data": {}})
+    (True, False)
+    """
+    if not isinstance(document, dict) or not isinstance(document.get("data"), dict):
+        return False
+    name = document.get("name")
+    return not isinstance(name, str) or name.strip().lower() in NAMES
 
 
 def read_dataset(path_or_text: str | os.PathLike[str],

@@ -4,19 +4,22 @@ Levels (`grade`), defined as in Simon Tatham's collection by what the hand
 solver (`hand.py`) may use, each level adding to the one before:
 
 - easy: the island bounds (complete islands walled in, cells between two
-  islands or overfilling one shaded, pools), the sea's reachability and
-  `reach`: cells no island can reach are shaded;
-- medium: + `cuts` (articulation forcing: the cells an island cannot grow
-  to its size without are unshaded, the sea's cut cells shaded) and
-  `shapes` (every way to complete an island, when there are few);
-- hard: + `probing` (one level of trial: a cell whose shading, or whose
-  unshading, leads these rules to a contradiction takes the other value).
+  islands or overfilling one shaded, pools, the sea connected), `reach`
+  (cells no island can reach are shaded) and `cuts` (articulation forcing:
+  a cell an island cannot grow to its size without is unshaded, one the sea
+  cannot stay connected or large enough without is shaded);
+- medium: + `shapes` (every way to complete an island, when there are few:
+  cells in all of them unshaded, cells beside all of them shaded);
+- hard: + `probing` and `lookahead` (trial and error: a cell whose
+  shading, or whose unshading, leads the rules to a contradiction takes the
+  other value; once that is stuck, the same one level deeper, each trial
+  probing in turn, at most `hand.LOOKAHEAD_TRIALS` trials).
 
 A puzzle is of level d when propagation with d's techniques alone decides
 every cell (which proves the solution unique: every deduction is sound) and
 propagation with d-1's does not. `grade` reports the evidence: clue count,
 techniques, propagations and probes. A puzzle that only branching settles
-has no level here (`grade` says so, with whether it is unique).
+has no level (`grade` says whether it is unique).
 
 Generating (`attempt`): a random sea (`random_sea`: cells taken out of an
 all-shaded grid, one in each 2x2 pool left, while the sea stays connected
@@ -42,10 +45,11 @@ from typing import Any
 
 from ...core.errors import UsageError
 from ...core.generation import Generated, Grade, Option, Request, Shipped
-from ...search.grid import Grid
 from ...core.limits import Limits
+from ...search.grid import Grid
 from .hand import TECHNIQUES, build, solve
-from .rules import EMPTY, Cell, Instance, _flood, clue_cells, islands
+from .models import another_solution
+from .rules import EMPTY, Cell, Instance, clue_cells, islands, solution_from_shaded
 
 __all__ = ["LEVELS", "LEVEL_TECHNIQUES", "DEFAULT_SIZE", "OPTIONS", "ATTEMPTS", "SHIPPED",
            "MAX_ISLAND", "check", "attempt", "grade", "random_sea", "settle"]
@@ -250,40 +254,75 @@ def _minimal(rows: int, cols: int, groups: list, solution: dict[str, list[str]],
 
 def _repaired(shaded: list[list[bool]], groups: list, level: str, rng: random.Random,
               symmetric: bool) -> tuple[list, dict[str, list[str]]] | None:
-    """The clue groups, with islands of one cell added where the level's solver stays
-    undecided, until it settles the puzzle: (groups, solution), or None after
-    `REPAIRS` rounds, when no undecided shaded cell can become an island, or once
-    the level below settles it (more islands would not make it harder again).
+    """The clue groups, changed until the puzzle is unique and the level's solver
+    settles it: (groups, solution), or None after `REPAIRS` rounds, when nothing can
+    change, or once the level below settles it (more information would not make it
+    harder again).
 
-    An undecided cell that is shaded in the intended answer becomes a `1` when its
-    neighbours are all shaded and the sea stays connected without it (with
-    `symmetric`, together with its image): the answer stays a solution of the new
-    clues, and the new island tells the solver what it could not decide there.
+    While another solution exists (a SAT question, `models.another_solution`), a
+    clue moves within its island onto a cell the other solution shades (the
+    intended answer keeps every island and its size, the other loses a clue's
+    cell), or an island of one goes on a cell the intended answer shades and the
+    other does not. Once the answer is unique but the level's solver is stuck, the
+    same happens on a cell it left undecided. With `symmetric`, both images move.
     """
     rows, cols = len(shaded), len(shaded[0])
     below = LEVELS.index(level) - 1
     for _ in range(REPAIRS):
         instance = _puzzle(rows, cols, groups)
-        if below >= 0 and settle(instance, LEVEL_TECHNIQUES[LEVELS[below]])[0] is not None:
-            return None
-        model = build(instance, techniques=LEVEL_TECHNIQUES[level])
-        if not model.settle():
-            return None
-        if model.decided():
-            return groups, model.solution(model.store.solution())
-        open_cells = [divmod(v, cols) for v in range(rows * cols)
-                      if not model.store.is_fixed(v)]
-        rng.shuffle(open_cells)
-        for r, c in open_cells:
-            cells = {(r, c), (rows - 1 - r, cols - 1 - c)} if symmetric else {(r, c)}
-            if _can_drop(shaded, cells):
-                for i, j in cells:
-                    shaded[i][j] = False
-                groups = [*groups, tuple((i, j, 1) for i, j in sorted(cells))]
-                break
+        intended = solution_from_shaded(shaded)
+        other = another_solution(instance, intended)
+        if other is not None:
+            places = [(r, c) for r in range(rows) for c in range(cols)
+                      if shaded[r][c] != other[r][c]]
         else:
+            if below >= 0 and settle(instance, LEVEL_TECHNIQUES[LEVELS[below]])[0]:
+                return None
+            model = build(instance, techniques=LEVEL_TECHNIQUES[level])
+            if not model.settle():
+                return None
+            if model.decided():
+                return groups, intended
+            places = [divmod(v, cols) for v in range(rows * cols)
+                      if not model.store.is_fixed(v)]
+        groups = _told_apart(shaded, groups, places, rng, symmetric)
+        if groups is None:
             return None
     return None
+
+
+def _told_apart(shaded: list[list[bool]], groups: list, places: list[tuple[int, int]],
+                rng: random.Random, symmetric: bool) -> list | None:
+    """The groups changed at a random place of `places` (its image too with
+    `symmetric`): an unshaded cell gets its island's clue, a shaded one that can be
+    an island of one becomes one (`shaded` updated); None when no place can."""
+    rows, cols = len(shaded), len(shaded[0])
+    clue_at = {(r, c): index for index, group in enumerate(groups) for r, c, _ in group}
+    places = sorted(places)
+    rng.shuffle(places)
+    for r, c in places:
+        cells = {(r, c), (rows - 1 - r, cols - 1 - c)} if symmetric else {(r, c)}
+        if any(cell in clue_at for cell in cells):
+            continue
+        if not shaded[r][c]:
+            return _moved(shaded, groups, clue_at, cells)
+        if _can_drop(shaded, cells):
+            for i, j in cells:
+                shaded[i][j] = False
+            return [*groups, tuple((i, j, 1) for i, j in sorted(cells))]
+    return None
+
+
+def _moved(shaded: list[list[bool]], groups: list, clue_at: dict, cells: set) -> list:
+    """The groups with the clue of each cell's island moved onto the cell."""
+    groups = [list(group) for group in groups]
+    for island in islands(shaded):
+        for r, c in cells & island:
+            (old,) = [cell for cell in island if cell in clue_at]
+            index = clue_at[old]
+            slot = next(k for k, (i, j, _) in enumerate(groups[index]) if (i, j) == old)
+            groups[index][slot] = (r, c, len(island))
+    return [tuple(group) for group in groups]
 
 
 def _can_drop(shaded: list[list[bool]], cells: set[tuple[int, int]]) -> bool:
@@ -297,9 +336,9 @@ def _can_drop(shaded: list[list[bool]], cells: set[tuple[int, int]]) -> bool:
             i, j = r + dr, c + dc
             if 0 <= i < rows and 0 <= j < cols and (not shaded[i][j] or (i, j) in cells):
                 return False
-    rest = [[shaded[i][j] and (i, j) not in cells for j in range(cols)] for i in range(rows)]
-    sea = [(i, j) for i in range(rows) for j in range(cols) if rest[i][j]]
-    return not sea or len(_flood(sea[0], rest)) == len(sea)
+    rest = bytearray(shaded[i][j] and (i, j) not in cells
+                     for i in range(rows) for j in range(cols))
+    return len(Grid(rows, cols).components(rest)) <= 1
 
 
 def attempt(request: Request, rng: random.Random) -> Generated | None:

@@ -4,33 +4,43 @@ Rules (see `twinsolve.puzzles.nurikabe.rules`): shade cells so that the
 shaded cells (the sea) are connected with no 2x2 block shaded, and every
 island of unshaded cells holds exactly one clue, whose number is its size.
 
-The idea. One Boolean variable per cell on the shared engine's `Store`
-(`TRUE` = shaded: its domain mask `SHADED`, `UNSHADED` or `UNDECIDED`), clue
-cells fixed unshaded, and the engine's island and region rules on its
-`Propagator` (`search.islands.islands_in_sea`), cheapest first:
+The idea. The engine's numbered islands (`search.islands.Islands`): one
+Boolean per cell on the shared engine's `Store` (`TRUE` = shaded: its domain
+mask `SHADED`, `UNSHADED` or `UNDECIDED`), clue cells fixed unshaded, and
+after the cells one label per cell (the islands that may still own it, which
+propagation narrows and, once every cell is decided, fixes). The rules on
+its `Propagator`, cheapest first:
 
 - pools (`regions.NoUniformBlock`, one rule per 2x2 block): three shaded
-  cells of a block make the fourth unshaded;
+  cells of a block make the fourth unshaded; and the link of each cell to
+  its label (unshaded neighbours share their island);
 - the island bounds (always): a part of an island with two clues or more
   cells than its number is a contradiction, a complete island is walled in
   by sea, a cell that would join two islands or overfill one is shaded;
+  the sea connected (a shaded cell walled off from the others is a
+  contradiction, an undecided cell that reaches no shaded cell unshaded);
 - `reach`: cells no island can reach within the cells it still needs are
-  shaded (an orphan part no island reaches is a contradiction), and the sea
-  connected: a shaded cell walled off from the others is a contradiction, an
-  undecided cell that reaches no shaded cell is unshaded;
+  shaded (land no island reaches is a contradiction);
 - `cuts`: articulation forcing, for the sea (an undecided cell whose loss
-  would split the shaded cells is shaded) and for each island (an undecided
-  cell without which it cannot reach its size is unshaded);
+  would split the shaded cells is shaded)
+  and for each island (an undecided cell without which it cannot reach its
+  size, or its land, is unshaded);
 - `shapes`: every way to complete each island, when there are few: cells in
   all of them are unshaded, cells beside all of them shaded;
 - `probing` (option `probe`, on by default): the engine's failed-literal
-  probing on the undecided cells beside an incomplete island, shaded first:
-  a value whose propagation fails is removed. Trials are counted apart, as
+  probing on the undecided cells beside a decided one, shaded first: a
+  value whose propagation fails is removed. Trials are counted apart, as
   `probes`, not as search nodes.
+- `lookahead` (with probing): once the root is stuck, the same trials one
+  level deeper (`search.lookahead`): each propagates with probing, so a
+  value falls when every way probing continues from it fails; at most
+  `LOOKAHEAD_TRIALS` trials, a number, so every machine gives the same
+  answer.
 
-Branching (`choose_cell`): the undecided cell beside the incomplete island
-that needs the fewest cells, else the one with the most decided neighbours;
-shaded first. `nodes` counts values tried at branching points
+The root is settled first (`NurikabeModel.settle`: propagation, then the
+lookahead); when it decides every cell the solution is the only one and no
+search runs. Branching (`choose_cell`): the undecided cell with the most
+decided neighbours, shaded first. `nodes` counts values tried at branching points
 (docs/architecture.md: hand = search nodes expanded); `propagations` counts
 rule runs. With `limits.unique` the search goes on to a second solution,
 with `limits.count` it enumerates them all; the deadline and
@@ -45,14 +55,15 @@ from collections.abc import Sequence
 from ...core.limits import Limits
 from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
 from ...search.grid import Grid
+from ...search.islands import TECHNIQUES as ISLAND_TECHNIQUES
 from ...search.islands import Islands
+from ...search.lookahead import Lookahead
 from ...search.propagate import (
     FALSE,
     IS_FALSE,
     IS_TRUE,
     TRUE,
     UNDECIDED,
-    Contradiction,
     LimitReached,
     Propagator,
     SolveResult,
@@ -69,7 +80,9 @@ SHADED, UNSHADED = IS_TRUE, IS_FALSE
 
 # The deduction techniques beyond the island bounds and pools (always on), cheapest
 # first; a model may be restricted to some of them (the generator's levels).
-TECHNIQUES = ("reach", "cuts", "shapes", "probing")
+TECHNIQUES = ("reach", "cuts", "shapes", "probing", "lookahead")
+LOOKAHEAD_TRIALS = 100  # trials of the lookahead at the root, at most
+FOCUS = 3  # a lookahead trial probes the cells within this many steps of its cell
 
 
 class NurikabeModel:
@@ -89,7 +102,7 @@ class NurikabeModel:
         self.instance = instance
         self.grid = Grid(instance.rows, instance.cols)
         clues = [(self.grid.index(r, c), number) for r, c, number in clue_cells(instance)]
-        engine = [name for name in TECHNIQUES if name in self.techniques and name != "probing"]
+        engine = [name for name in ISLAND_TECHNIQUES if name in self.techniques]
         self.islands = Islands(self.grid, clues, UNSHADED, engine)
         self.store = self.islands.store()
         self.prop = Propagator(self.store)
@@ -97,33 +110,38 @@ class NurikabeModel:
             self.prop.add_rule(rule, watches, priority=priority)
         self.probe = probe and "probing" in self.techniques
         if self.probe:
-            self.prop.enable_probing(self._liberties, shaded_first)
+            self.prop.enable_probing(self._frontier, shaded_first)
+        self.lookahead = None
+        self.near: list[int] | None = None
+        if self.probe and "lookahead" in self.techniques:
+            self.lookahead = Lookahead(self.prop, self._frontier, shaded_first,
+                                       LOOKAHEAD_TRIALS, self._focus)
 
-    def _liberties(self, store: Store) -> list[int]:
-        """The cells to probe: undecided cells beside an unshaded cell, ascending."""
+    def _frontier(self, store: Store) -> list[int]:
+        """The cells to probe: undecided cells beside a decided one, ascending; during a
+        lookahead trial only those near its cell (`_focus`)."""
         dom, nbrs = store.dom, self.grid.neighbours
-        import os
-        if os.environ.get("NK_ALL"):
-            return [i for i in range(self.grid.size) if dom[i] == UNDECIDED]
-        if os.environ.get("NK_FRONT"):
-            return [i for i in range(self.grid.size)
-                    if dom[i] == UNDECIDED and any(dom[w] != UNDECIDED for w in nbrs[i])]
-        return [i for i in range(self.grid.size)
-                if dom[i] == UNDECIDED and any(dom[w] == UNSHADED for w in nbrs[i])]
+        cells = range(self.grid.size) if self.near is None else self.near
+        return [i for i in cells
+                if dom[i] == UNDECIDED and any(dom[w] != UNDECIDED for w in nbrs[i])]
+
+    def _focus(self, cell: int | None) -> None:
+        """A lookahead trial on `cell` probes within `FOCUS` steps of it (None: all)."""
+        if cell is None:
+            self.near = None
+            return
+        dist = self.grid.distances([cell], max_dist=FOCUS)
+        self.near = [i for i, d in enumerate(dist) if d >= 0]
 
     def settle(self) -> bool:
-        """Propagation at the root, and whenever it is stuck the islands' shapes listed
-        with the larger limits (`Islands.deep_shapes`), until neither decides more.
-        False on a contradiction (no solution); `LimitReached` at the deadline."""
+        """Propagation at the root, then, when it is stuck, the lookahead (at most
+        `LOOKAHEAD_TRIALS` trials). False on a contradiction (no solution);
+        `LimitReached` at the deadline."""
         if not self.prop.propagate():
             return False
-        try:
-            while not self.decided() and self.islands.deep_shapes(self.store):
-                if not self.prop.propagate():
-                    return False
-        except Contradiction:
-            return False
-        return True
+        if self.lookahead is None or self.decided():
+            return True
+        return self.lookahead.run() is not False
 
     def choose(self, store: Store) -> int | None:
         """The variable to branch on (`choose_cell`), None when all are decided."""

@@ -54,7 +54,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ...core.limits import Limits
+from ...core.limits import Deadline, Limits
 from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
 from ...core.time_limit import checkpoint
 from ...models import cpsat_common, graph_constraints, sat_common
@@ -65,7 +65,7 @@ from .rules import Instance, clue_cells, solution_from_shaded
 
 __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
            "sat_export", "cpsat_export", "build_cpsat", "build_sat", "Layout", "layout",
-           "CPSAT_METHODS", "island_cuts"]
+           "CPSAT_METHODS", "island_cuts", "island_layers", "another_solution"]
 
 CPSAT_METHODS = (*graph_constraints.METHODS, "lazy")
 _CPSAT_DEFAULT = "flow"
@@ -420,6 +420,21 @@ def solve_sat(instance: Instance, limits: Limits) -> Result:
     stats = session.stats
     counters = {**stats.counters(), "cuts": tally.cuts, "rounds": tally.rounds}
     return tally.result(lay, limits, watch.stats(nodes=stats.nodes, **counters))
+
+
+def another_solution(instance: Instance, solution: dict[str, list[str]],
+                     deadline: Deadline | None = None) -> list[list[bool]] | None:
+    """A solution of `instance` other than `solution` (its shading, row by row), or None
+    when `solution` is the only one (UNSAT: a proof); the generator's question."""
+    name = sat_common.DEFAULT_SOLVER
+    enc, shaded, lay = build_sat(instance)
+    values = [ch == "1" for row in solution["shaded"] for ch in row]
+    enc.add([-lit if on else lit for lit, on in zip(shaded, values, strict=True)])
+    with sat_common.SatSession(name, enc.clauses, deadline or Deadline(None)) as session:
+        found = _valid_model(session, shaded, lay, _Tally())
+    if not isinstance(found, list):
+        return None
+    return [found[r * lay.cols:(r + 1) * lay.cols] for r in range(lay.rows)]
 
 
 def _sat_loop(session: sat_common.SatSession, shaded: list[int], lay: Layout, tally: _Tally,

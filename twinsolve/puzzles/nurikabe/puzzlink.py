@@ -48,7 +48,17 @@ def is_puzzlink_url(text: str) -> bool:
     return isinstance(text, str) and _URL.fullmatch(text.strip()) is not None
 
 
-is_url = is_puzzlink_url  # the name the registry's URL-reader protocol asks for
+def is_url(text: str) -> bool:
+    """True if `text` is a puzz.link / pzv.jp URL of a Nurikabe (the registry asks each
+    puzzle's reader in turn, so a reader claims only its own puzzle types).
+
+    >>> is_url("https://puzz.link/p?nurikabe/3/2/h3i"), is_url("puzz.link/p?cave/3/2/h3i")
+    (True, False)
+    """
+    if not is_puzzlink_url(text):
+        return False
+    query = _URL.fullmatch(text.strip()).group("query")
+    return query.split("/", 1)[0].lower() in TYPE_NAMES
 
 
 class _Reader:

@@ -42,8 +42,8 @@ from ...core.result import Result, Status, Stopwatch, Tally, solutions_wanted
 
 __all__ = ["CellKind", "Cell", "EMPTY", "UNKNOWN", "Instance", "ClueCell", "MAX_SIDE",
            "BRUTE_MAX_FREE", "parse", "format", "verify", "objective", "render", "brute",
-           "build_instance", "clue_problem", "clue_cells", "islands", "solution_from_shaded",
-           "shaded_grid"]
+           "build_instance", "clue_problem", "clue_cells", "flood", "islands",
+           "solution_from_shaded", "shaded_grid"]
 
 MAX_SIDE = 200
 BRUTE_MAX_FREE = 22  # cells without a clue that brute force enumerates, at most
@@ -240,7 +240,7 @@ def shaded_grid(solution: Any) -> tuple[tuple[bool, ...], ...]:
 
 # ---------------------------------------------------------------- checking
 
-def _flood(start: tuple[int, int], allowed: Sequence[Sequence[bool]]) -> set[tuple[int, int]]:
+def flood(start: tuple[int, int], allowed: Sequence[Sequence[bool]]) -> set[tuple[int, int]]:
     """Cells reachable from `start` through orthogonal steps on `allowed` cells."""
     rows, cols = len(allowed), len(allowed[0])
     seen = {start}
@@ -263,7 +263,7 @@ def islands(shaded: Sequence[Sequence[bool]]) -> list[set[tuple[int, int]]]:
     for r, row in enumerate(land):
         for c, value in enumerate(row):
             if value and (r, c) not in seen:
-                found.append(_flood((r, c), land))
+                found.append(flood((r, c), land))
                 seen |= found[-1]
     return found
 
@@ -294,7 +294,7 @@ def verify(instance: Instance, solution: Any) -> list[str]:
                 problems.append(f"the 2x2 block at rows {r}-{r + 1}, columns {c}-{c + 1} is "
                                 "shaded (a pool)")
     sea = [(r, c) for r in range(instance.rows) for c in range(instance.cols) if shaded[r][c]]
-    if sea and len(_flood(sea[0], shaded)) != len(sea):
+    if sea and len(flood(sea[0], shaded)) != len(sea):
         problems.append("the shaded cells are not one connected region")
     for island in islands(shaded):
         held = sorted(cell for cell in island if cell in clues)

@@ -37,7 +37,7 @@ def random_shading(rng: random.Random, rows: int, cols: int) -> list[list[bool]]
             break
         shaded[r][c] = False
         sea = [(i, j) for i in range(rows) for j in range(cols) if shaded[i][j]]
-        if sea and len(nurikabe._flood(sea[0], shaded)) != len(sea):
+        if sea and len(nurikabe.flood(sea[0], shaded)) != len(sea):
             shaded[r][c] = True
     return shaded
 

@@ -1,11 +1,11 @@
 """Slitherlink: the whole puzzle in one folder.
 
 Rules, hand (propagation + branching on the engine, the loop as the boundary of a
-region: `search.regions`), models (CP-SAT / SAT on the encoding library's connectivity),
-generate, picture, and its formats: puzzlink (puzz.link `slither` URLs) and puzzlekit
-(dataset JSON), and peer (the puzzlekit package's solver as a back-end). This file
-declares the puzzle's registry entry; nothing here imports a solver, so listing the
-puzzles stays cheap.
+region: `search.regions`), models (CP-SAT's circuit; CP-SAT / SAT on the encoding
+library's connectivity), generate, picture, explain (the hand solver's steps), and its
+formats: puzzlink (puzz.link `slither` URLs) and puzzlekit (dataset JSON), and peer (the
+puzzlekit package's solver as a back-end). This file declares the puzzle's registry
+entry; nothing here imports a solver, so listing the puzzles stays cheap.
 """
 
 from ...core.declaration import Backend, standard
@@ -26,4 +26,5 @@ ENTRY = standard(__name__, "Slitherlink", rules_text=RULES, optimisation=False,
                  own_options=("hand", "cpsat", "sat"), generator="generate", picture="picture",
                  sat_export="models:sat_export", cpsat_export="models:cpsat_export",
                  url_reader="puzzlink", dataset_reader="puzzlekit", extra=(_PUZZLEKIT,),
-                 strategy="strategies:small_instances")
+                 strategy="strategies:small_instances", explanation="explain",
+                 play="play")

@@ -79,7 +79,7 @@ def _solver_options(limits: Limits) -> dict[str, Any]:
 def inside_from_walls(grid: Any, rows: int, cols: int) -> list[list[bool]]:
     """puzzlekit's answer (a 4-bit number per cell, `-` for none) as inside cells.
 
-    >>> inside_from_walls([["15", "-"]], 1, 2)  # top, left, bottom and right of cell 0
+    >>> inside_from_walls([["15", "4"]], 1, 2)  # cell 0: all four sides; cell 1: its left
     [[True, False]]
     """
     matrix = grid.matrix if hasattr(grid, "matrix") else grid

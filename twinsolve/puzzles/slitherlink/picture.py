@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import drawing
-from ...graphics.canvas import Drawing
-from ...graphics.layout import fit_cell, line_page
+from ...graphics.canvas import Board, Drawing
+from ...graphics.layout import MAX_HEIGHT, MAX_WIDTH, fit_cell, line_page
 from .rules import Instance, clue_cells, inside_grid, loop_sides
 
 __all__ = ["draw", "loop_runs", "CELL_MM", "MARGIN_MM"]
@@ -35,22 +35,27 @@ INK = "#000000"
 LOOP = "#1f4e79"         # dark blue, near black in greyscale
 
 
-def draw(instance: Instance, solution: dict[str, Any] | None = None) -> Drawing:
-    """The dots and clues, with the loop of `solution` (`{"inside": [...]}`) when given.
+def draw(instance: Instance, solution: dict[str, Any] | None = None, *,
+         width: float | None = None, height: float | None = None,
+         cell: float | None = None) -> Drawing:
+    """The dots and clues, with the loop of `solution` (`{"inside": [...]}`) when given,
+    within `width` x `height` mm (None: the page), its cells `cell` mm wide when given (a
+    sheet's common cell).
 
     Raises ValueError when the answer does not fit the grid.
 
     >>> from twinsolve.puzzles.slitherlink.rules import parse
     >>> page = draw(parse("slitherlink 1 2\\n4 -\\n"), {"inside": ["10"]})
-    >>> page.count("circle"), page.count("text"), page.count("line")
-    (6, 1, 4)
+    >>> page.count("circle"), page.count("text"), page.count("line"), page.board.cell
+    (6, 1, 4, 8.0)
     """
     inside = None if solution is None else _inside(instance, solution)
     if drawing.too_big(instance.rows, instance.cols):
         return _summary(instance, inside)
-    cell = fit_cell(instance.rows, instance.cols, CELL_MM, margin=MARGIN_MM)
+    cell = cell or fit_cell(instance.rows, instance.cols, CELL_MM, margin=MARGIN_MM,
+                            max_width=width or MAX_WIDTH, max_height=height or MAX_HEIGHT)
     page = Drawing(instance.cols * cell + 2 * MARGIN_MM, instance.rows * cell + 2 * MARGIN_MM,
-                   background=PAPER)
+                   background=PAPER, board=Board(instance.rows, instance.cols, cell))
     if inside is not None:
         _draw_inside(page, inside, cell)
         _draw_loop(page, inside, cell)

@@ -1,0 +1,104 @@
+"""Failed literals one level deeper: trials that propagate with probing.
+
+The propagation driver's probing (`propagate.Propagator.enable_probing`)
+tries each candidate value and runs the rules to a fixpoint: a value whose
+rules fail is removed. `Lookahead` goes one level deeper for a propagation
+that is stuck: each trial runs the propagator's whole `propagate()`, probing
+included, so a value is removed when every way its probing continues fails
+(what a person finds by "if this cell were shaded, then that one could be
+neither"). A removal is propagated at once and the pass starts again, until
+a pass removes nothing. It is sound like the rules it runs: a count of
+solutions stays exact.
+
+It costs a probing fixpoint per trial, so a caller runs it at the root only,
+once plain propagation is stuck, and bounds it by `budget` trials (a number,
+not a time: the same store gives the same answer on every machine).
+
+>>> from twinsolve.search.propagate import Propagator, Store
+>>> store = Store.uniform(2, range(3))
+>>> prop = Propagator(store)
+>>> def differ(s):  # x0 != x1, and x0 = 2 forbids x1 = 0 and x1 = 1 (so x0 is not 2)
+...     for v, w in ((0, 1), (1, 0)):
+...         if s.is_fixed(v):
+...             s.remove(w, s.value(v))
+...     if s.value(0) == 2:
+...         s.restrict(1, 1 << 2)
+>>> prop.add_rule(differ)
+>>> Lookahead(prop, lambda s: [0]).run(), store.values(0)
+(True, [0, 1])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from .propagate import Propagator, Store
+
+__all__ = ["Lookahead"]
+
+
+class Lookahead:
+    """Failed-literal trials that each propagate with probing; see the module docstring.
+
+    `candidates(store)` gives the variables to try, read again at each pass;
+    `order(store, var)` the values (default: the domain, ascending); `budget`
+    bounds the trials (None: no bound). `focus(var)` is told the variable of each
+    trial before it and `focus(None)` after, so the caller may narrow its probing
+    to the trial's neighbourhood meanwhile (cheaper trials, found the same way when
+    contradictions are local). `trials` counts those made.
+    """
+
+    def __init__(self, prop: Propagator,
+                 candidates: Callable[[Store], Iterable[int]],
+                 order: Callable[[Store, int], Iterable[int]] | None = None,
+                 budget: int | None = None,
+                 focus: Callable[[int | None], None] | None = None) -> None:
+        self.prop, self.candidates, self.order, self.budget = prop, candidates, order, budget
+        self.focus = focus
+        self.trials = 0
+
+    def run(self) -> bool | None:
+        """Passes until one removes nothing: True then, False on a contradiction (no
+        solution), None when the budget ran out first. The store starts and ends at a
+        fixpoint of the propagator (`LimitReached` passes through at a deadline)."""
+        while True:
+            removed = self._pass()
+            if removed is None or removed is False:
+                return removed
+            if removed == "none":
+                return True
+
+    def _pass(self) -> bool | str | None:
+        """One pass: "none" when no value failed, True after a removal (propagated),
+        False on a contradiction, None out of budget."""
+        store, prop = self.prop.store, self.prop
+        for var in list(self.candidates(store)):
+            values = store.values(var) if self.order is None else self.order(store, var)
+            for x in values:
+                if store.is_fixed(var):
+                    break
+                if not store.contains(var, x):
+                    continue
+                if self.budget is not None and self.trials >= self.budget:
+                    return None
+                self.trials += 1
+                if self._holds(var, x):
+                    continue
+                store.remove(var, x)
+                return prop.propagate()
+        return "none"
+
+    def _holds(self, var: int, x: int) -> bool:
+        """Whether `var = x` propagates, probing included, without contradiction; the
+        store is left as it was."""
+        store = self.prop.store
+        mark = store.mark()
+        if self.focus is not None:
+            self.focus(var)
+        try:
+            store.assign(var, x)
+            return self.prop.propagate()
+        finally:
+            store.undo(mark)
+            if self.focus is not None:
+                self.focus(None)
