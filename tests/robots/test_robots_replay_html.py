@@ -368,6 +368,7 @@ def test_the_arrow_keys_step_and_space_plays_and_pauses(browser, crossfire):
     assert "Play" in browser["button-paused"]
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @needs_chromium
 def test_the_64x64_level_fits_a_laptop_window(tmp_path):
     # Headless Chromium's viewport is the window less its frame: 1280x1100 gives about

@@ -219,6 +219,7 @@ def test_arrows_and_wasd_move_the_player_a_turn_at_a_time(session):
     assert game.quit() == 0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_undo_brings_the_player_back_and_spends_an_undo(session):
     level = play.load(LEVEL_1)
     game = session("play", "1", "--seed", "0")
@@ -232,6 +233,7 @@ def test_undo_brings_the_player_back_and_spends_an_undo(session):
     assert game.quit() == 0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_algorithm_view_lifts_the_fog_and_draws_the_plans(session):
     level = play.load(LEVEL_1)
     after = records(LEVEL_1, "W", 0)[1]
@@ -317,6 +319,7 @@ def test_a_capture_shows_the_robot_that_caught_you_and_undo_takes_it_back(sessio
     assert game.quit() == 0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_capture_with_no_undo_left_ends_for_good_and_r_restarts_without_asking(session):
     level = play.load(LEVEL_1)
     moves = caught_moves(LEVEL_1)
@@ -334,6 +337,7 @@ def test_a_capture_with_no_undo_left_ends_for_good_and_r_restarts_without_asking
     assert game.quit() == 0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @pytest.mark.parametrize("keys, title", [("dd", "YOU ESCAPED"), ("   ", "OUT OF TIME")])
 def test_winning_and_running_out_of_time_end_on_their_screens(session, tmp_path, keys, title):
     (tmp_path / "tiny.txt").write_text("# name: Tiny\nrobots 3 5\n#####\n#P*E#\n#####\n"
@@ -376,6 +380,7 @@ def test_record_keeps_every_attempt_of_the_session_and_each_verifies(session, tm
         assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_terminal_too_small_says_so_and_the_game_appears_when_it_grows(session):
     level = play.load(LEVEL_1)
     columns, rows = minimum_size(level)
@@ -450,6 +455,7 @@ def test_the_64x64_level_scrolls_to_keep_the_player_in_view(session):
     assert game.quit() == 0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_without_colours_the_screen_uses_no_colour_and_still_reads(session):
     level = play.load(LEVEL_1)
     played = records(LEVEL_1, "R", 0)
@@ -474,6 +480,7 @@ def test_without_colours_the_screen_uses_no_colour_and_still_reads(session):
 
 # -- the replay viewer --------------------------------------------------------------------------
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_replay_viewer_steps_jumps_and_plays_the_recorded_turns(session, tmp_path):
     made = subprocess.run([str(TWINSOLVE), "play", "1", "--player", "greedy", "--record",
                            "r.json"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
@@ -575,6 +582,7 @@ def test_the_algorithm_view_colours_each_robot_and_starts_its_path_at_it(session
     assert game.quit() == 0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_doors_count_the_turns_until_they_change(session):
     from twinsolve.robots.terminal import door_countdown
     level = play.load(LEVELS / "level-2.txt")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT, corpus_path
+from conftest import ROOT, corpus_path, sampled
 
 from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Limits
@@ -37,7 +37,7 @@ def _without(puzzle: cave.Instance, row: int, col: int) -> cave.Instance:
     return cave.Instance(puzzle.rows, puzzle.cols, tuple(map(tuple, grid)))
 
 
-@pytest.mark.parametrize("level", list(BATCH))
+@pytest.mark.parametrize("level", sampled(list(BATCH), keep=2))
 def test_every_generated_puzzle_is_unique_for_two_backends_and_of_its_level(level):
     for puzzle in _batch(level, seed=3):
         meta = dict(puzzle.meta)
@@ -70,7 +70,7 @@ def test_levels_are_exact_and_puzzles_minimal_for_their_level(level):
             assert not gen._acceptable(_without(puzzle, clue.row, clue.col), level), clue
 
 
-@pytest.mark.parametrize("symmetric", [False, True])
+@pytest.mark.parametrize("symmetric", sampled([False, True]))
 def test_extreme_10x10_puzzles_are_unique_few_guesses_deep_and_symmetric_when_asked(
         symmetric):
     """The size the benchmark times: unique by sat, within the generator's node cap."""

@@ -278,6 +278,7 @@ def agrees_with_brute(instance, probe):
     return oracle
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @settings(max_examples=100)
 @given(random_clue_caves(), st.booleans())
 def test_hand_agrees_with_brute_on_random_clues(instance, probe):

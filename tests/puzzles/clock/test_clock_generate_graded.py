@@ -131,7 +131,7 @@ def test_an_unreachable_level_gives_up_attempt_by_attempt():
 SHIPPED = ROOT / "instances" / "clock"
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in SHIPPED.glob("*.txt")))
+@pytest.mark.parametrize("name", sampled(sorted(p.name for p in SHIPPED.glob("*.txt")), keep=2))
 def test_shipped_instances_grade_sensibly(name):
     instance = parse((SHIPPED / name).read_text(), name)
     graded = generate.grade(instance)

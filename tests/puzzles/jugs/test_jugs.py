@@ -89,6 +89,7 @@ def test_known_puzzles_fewest_moves(corpus, backend):
         assert jugs.verify(instance, result.solution) == []
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_known_puzzles_have_one_shortest_plan(corpus):
     for name, instance, fewest in known_puzzles(corpus("jugs", "known.txt")):
         oracle = run(instance, "brute", ASK, catch=False)

@@ -12,6 +12,7 @@ import itertools
 import time
 
 import pytest
+from conftest import sampled
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import lightsout_boards_mod
@@ -118,7 +119,8 @@ def test_bad_options_are_usage_errors(spec, words):
         run(instance, spec)
 
 
-@pytest.mark.parametrize("backend", ["cpsat", "sat", "sat:minisat22", "sat:maxsat=rc2"])
+@pytest.mark.parametrize("backend", sampled(["cpsat", "sat", "sat:minisat22", "sat:maxsat=rc2"],
+                                             keep=2))
 def test_timeout_is_honoured(backend):
     # 30x30 all-on is far beyond a second of CDCL search for either back-end; the limit is
     # short (the mechanism is the point), the bound generous for a loaded machine.

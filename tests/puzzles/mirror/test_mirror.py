@@ -201,6 +201,7 @@ def test_multi_laser_levels_agree_with_brute(instance):
     _agree(instance)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 @settings(max_examples=80)
 @given(dense_levels(rotatable=12))
 def test_generated_dense_levels_agree_with_brute(instance):

@@ -25,4 +25,5 @@ ENTRY = standard(__name__, "Nurikabe", rules_text=RULES, optimisation=False,
                  own_options=("hand", "cpsat", "sat"), generator="generate", picture="picture",
                  sat_export="models:sat_export", cpsat_export="models:cpsat_export",
                  url_reader="puzzlink", dataset_reader="puzzlekit", extra=(_PUZZLEKIT,),
-                 strategy="strategies:small_instances", play="play")
+                 strategy="strategies:small_instances", play="play",
+                 explanation="explain")

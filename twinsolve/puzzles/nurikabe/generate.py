@@ -83,10 +83,10 @@ class _Sea:
         self.grid = Grid(rows, cols)
         self.shaded = bytearray(b"\x01") * self.grid.size
 
-    def island_of(self, cells: Sequence[int]) -> set[int]:
-        """The unshaded cells joined to `cells` once they are unshaded too."""
-        seen = set(cells)
-        queue = list(cells)
+    def island_of(self, cell: int) -> set[int]:
+        """The unshaded cells joined to unshaded `cell`."""
+        seen = {cell}
+        queue = [cell]
         for v in queue:
             for w in self.grid.neighbours[v]:
                 if w not in seen and not self.shaded[w]:
@@ -96,19 +96,18 @@ class _Sea:
 
     def can_take(self, cells: Sequence[int], image: Any) -> bool:
         """Whether unshading `cells` keeps the sea connected and the islands small (and,
-        with `image`, no island its own image)."""
-        island = self.island_of(cells)
-        if len(island) > MAX_ISLAND:
-            return False
-        if image is not None and island & {image(v) for v in island}:
-            return False
+        with `image`, no island its own image: the centre of an odd grid stays sea)."""
         for v in cells:
             self.shaded[v] = 0
-        sea = [v for v in range(self.grid.size) if self.shaded[v]]
-        whole = not sea or len(self.grid.components(self.shaded)) == 1
-        for v in cells:
-            self.shaded[v] = 1
-        return whole
+        try:
+            for v in cells:
+                island = self.island_of(v)
+                if len(island) > MAX_ISLAND or (image is not None and image(v) in island):
+                    return False
+            return len(self.grid.components(self.shaded)) <= 1
+        finally:
+            for v in cells:
+                self.shaded[v] = 1
 
     def take(self, cells: Sequence[int]) -> None:
         for v in cells:
@@ -259,19 +258,22 @@ def _repaired(shaded: list[list[bool]], groups: list, level: str, rng: random.Ra
     change, or once the level below settles it (more information would not make it
     harder again).
 
-    While another solution exists (a SAT question, `models.another_solution`), a
-    clue moves within its island onto a cell the other solution shades (the
-    intended answer keeps every island and its size, the other loses a clue's
-    cell), or an island of one goes on a cell the intended answer shades and the
-    other does not. Once the answer is unique but the level's solver is stuck, the
-    same happens on a cell it left undecided. With `symmetric`, both images move.
+    Where the level's solver is stuck, a clue moves within its island onto a cell
+    it left undecided (the intended answer keeps every island and its size), or a
+    shaded one becomes an island of one. For a level with probing, while another
+    solution exists (a SAT question, `models.another_solution`, cheaper than probing
+    a puzzle that cannot settle), the place is one where the two solutions differ,
+    which the change then tells apart. With `symmetric`, both images change.
     """
     rows, cols = len(shaded), len(shaded[0])
     below = LEVELS.index(level) - 1
+    # Probing a puzzle that is not unique is dear; without it, the level's solver is
+    # cheaper than the SAT question and says where it is stuck just as well.
+    ask_sat = "probing" in LEVEL_TECHNIQUES[level]
     for _ in range(REPAIRS):
         instance = _puzzle(rows, cols, groups)
         intended = solution_from_shaded(shaded)
-        other = another_solution(instance, intended)
+        other = another_solution(instance, intended) if ask_sat else None
         if other is not None:
             places = [(r, c) for r in range(rows) for c in range(cols)
                       if shaded[r][c] != other[r][c]]

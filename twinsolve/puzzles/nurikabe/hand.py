@@ -50,7 +50,7 @@ with `limits.count` it enumerates them all; the deadline and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...core.limits import Limits
 from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
@@ -66,6 +66,7 @@ from ...search.propagate import (
     UNDECIDED,
     LimitReached,
     Propagator,
+    Rule,
     SolveResult,
     Store,
     search,
@@ -94,7 +95,8 @@ class NurikabeModel:
     """
 
     def __init__(self, instance: Instance, probe: bool = True,
-                 techniques: Sequence[str] = TECHNIQUES) -> None:
+                 techniques: Sequence[str] = TECHNIQUES,
+                 wrap: Callable[[Rule], Rule] | None = None) -> None:
         unknown = set(techniques) - set(TECHNIQUES)
         if unknown:
             raise ValueError(f"unknown techniques {sorted(unknown)} (known: {TECHNIQUES})")
@@ -107,7 +109,7 @@ class NurikabeModel:
         self.store = self.islands.store()
         self.prop = Propagator(self.store)
         for rule, watches, priority in self.islands.rules():
-            self.prop.add_rule(rule, watches, priority=priority)
+            self.prop.add_rule(rule if wrap is None else wrap(rule), watches, priority=priority)
         self.probe = probe and "probing" in self.techniques
         if self.probe:
             self.prop.enable_probing(self._frontier, shaded_first)
@@ -159,10 +161,11 @@ class NurikabeModel:
                                     for r in range(self.grid.rows))
 
 
-def build(instance: Instance, probe: bool = True,
-          techniques: Sequence[str] = TECHNIQUES) -> NurikabeModel:
-    """The propagation model of `instance`, ready for `search`."""
-    return NurikabeModel(instance, probe, techniques)
+def build(instance: Instance, probe: bool = True, techniques: Sequence[str] = TECHNIQUES,
+          wrap: Callable[[Rule], Rule] | None = None) -> NurikabeModel:
+    """The propagation model of `instance`, ready for `search`; `wrap` (the explainer's)
+    wraps each rule before it is registered."""
+    return NurikabeModel(instance, probe, techniques, wrap)
 
 
 def choose_cell(store: Store, nbrs: Sequence[Sequence[int]]) -> int | None:

@@ -15,35 +15,42 @@ or beside another clue cell, whose island it would join).
   imply own[b,k] (and own[a,k] implies shaded[b] where b is out of k's reach).
 - A numbered island has exactly its number of cells.
 - No 2x2 block is all shaded.
-- The sea is connected (`graph_constraints` on the shaded cells, no root).
-- Every island is connected to its clue. The labels make a land component
-  hold at most one clue; one holding none (a piece of island cut off from its
-  clue) is what is left to forbid, lazily: for such a component C of a
-  model, and each cell u of it, "u shaded, or some cell beside C not in it is
-  unshaded" (in a solution C's island holds a clue outside C, so it leaves C
-  through a neighbour). Sound, so UNSAT stays a proof.
+- The sea is connected (`graph_constraints`; rooted at a cell no clue can
+  reach, which is shaded in every solution, when there is one).
+- Each island is connected to its clue: every cell of it lies within its
+  number - 1 steps of the clue through its own cells (`island_layers`, BFS
+  layers on its area). A `?` clue's island has no bound, so it is left to
+  cuts: a component C of unshaded cells holding no clue, in a model, gives
+  for each cell u of it "u shaded, or some cell beside C is unshaded" (in a
+  solution C's island holds a clue outside C, so it leaves C through a
+  neighbour). Sound, so UNSAT stays a proof.
+- Implied, for propagation: the sea's root is shaded and a shaded cell other
+  than it has a shaded neighbour (`graph_constraints.implied_clauses`); in
+  CP-SAT the sea's size (the cells no number takes) as a sum.
 
 Back-ends.
-- `cpsat`: the model above; the sea connected by `graph_constraints.connected`
-  (option `connectivity` = flow, the default, height, distance or layers, or
-  `lazy`: separator cuts as for the islands), islands by cuts, each round a
-  fresh CP-SAT run on the grown model (`rounds`, `cuts` in the stats).
+- `cpsat`: the model above, `linearization_level=2` unless set (`_CPSAT_PARAMETERS`);
+  the sea connected by `graph_constraints.connected` (option `connectivity` =
+  height, the default, flow, distance or layers, or `lazy`: its separator cuts
+  instead); cuts, where needed, each take a fresh CP-SAT run on the grown model
+  (`rounds`, `cuts` in the stats).
 - `sat`: CNF through PySAT; exactly-one and the island sizes by cardinality
-  encodings; both connectivity rules by lazy cuts in one incremental solver:
-  solve, add the cuts the model violates (the sea's `graph_constraints.
-  separator_cuts`, the islands' above), solve again, until a model needs
-  none or UNSAT.
+  encodings; the sea's connectivity by lazy cuts in one incremental solver:
+  solve, add the cuts the model violates (`graph_constraints.separator_cuts`
+  and the islands' above), solve again, until a model needs none or UNSAT.
 
 `--unique`: forbid the shading found and search again, cuts included;
 `--count`: the same to the end. The labels are fixed by the shading in a
 solution, so the shadings counted are the solutions. Statistics: `nodes` =
 CP-SAT branches or SAT decisions; `cuts` and `rounds` beside them.
 
-Exports: `sat_export` is a COMPLETE CNF (both connectivity rules by BFS
-layers, the islands' on their areas, rooted at their clues), so any model of
-the file decodes to a solution that passes `verify`; `cpsat_export` is the
-`cpsat` model with the islands' connectivity stated too (flow, rooted at the
-clue), so it is complete as well.
+The generator asks `another_solution` (the SAT encoding with the intended
+shading forbidden) where two solutions differ.
+
+Exports: `sat_export` is a COMPLETE CNF (the sea's connectivity by BFS layers
+too, and a `?` island's on its area), so any model of the file decodes to a
+solution that passes `verify`; `cpsat_export` is the `cpsat` model with a `?`
+island's connectivity stated too, so it is complete as well.
 """
 
 from __future__ import annotations
@@ -65,10 +72,19 @@ from .rules import Instance, clue_cells, solution_from_shaded
 
 __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
            "sat_export", "cpsat_export", "build_cpsat", "build_sat", "Layout", "layout",
-           "CPSAT_METHODS", "island_cuts", "island_layers", "another_solution"]
+           "CPSAT_METHODS", "LAYER_BUDGET", "island_cuts", "layers", "island_layers",
+           "sea_layers", "another_solution"]
 
 CPSAT_METHODS = (*graph_constraints.METHODS, "lazy")
-_CPSAT_DEFAULT = "flow"
+# Literals of BFS layers a connectivity constraint may take (an island: (number - 1)
+# times its area; the sea in SAT: its size times the cells, halved); beyond, cuts.
+LAYER_BUDGET = 40_000
+_CPSAT_DEFAULT = "height"
+# CP-SAT parameters for this model unless the caller sets them: level 2 adds the LP's
+# cuts, which the sea's height constraints lean on. Measured on the janko.at corpus (one
+# worker, uniqueness): flow timed out at 60 s on 1045_21x22, 1076_18x18, 158_14x24;
+# height with level 2 solves each in under 2 s (`benchmarks.nurikabe_perf`).
+_CPSAT_PARAMETERS = {"linearization_level": 2}
 
 
 # ---------------------------------------------------------------- the grid
@@ -90,6 +106,19 @@ class Layout:
         """A cell in no clue's area, so shaded in every solution (the sea's root), or None."""
         covered = {v for area in self.areas for v in area}
         return next((v for v in range(self.cells) if v not in covered), None)
+
+    def layered(self, k: int) -> bool:
+        """Whether clue k's island is connected by BFS layers (numbered, and its layers
+        at most `LAYER_BUDGET` literals), else by cuts."""
+        number = self.clues[k][1]
+        return number is not None and (number - 1) * len(self.areas[k]) <= LAYER_BUDGET
+
+    @property
+    def sea_layered(self) -> bool:
+        """Whether the sea is small enough for BFS layers (`sea_layers`) in SAT: the
+        giant-island puzzles, whose thin sea lazy cuts would take hundreds of rounds."""
+        size = self.sea_size
+        return size is not None and 1 <= size and size * self.cells <= LAYER_BUDGET // 2
 
     @property
     def sea_size(self) -> int | None:
@@ -135,41 +164,80 @@ def _blocks(lay: Layout) -> list[tuple[int, int, int, int]]:
             for r in range(lay.rows - 1) for c in range(cols - 1)]
 
 
-def island_layers(own: dict[int, Any], area: Sequence[int], nbrs: Sequence[Sequence[int]],
-                  depth: int, new_var: Callable[[int, int], Any], neg: Callable[[Any], Any]
-                  ) -> list[list[Any]]:
-    """Clauses: every cell of an island (`own[v]`, v in `area`, the clue first) is within
-    `depth` steps of the clue through the island's cells.
+def layers(active: dict[int, Any], seeds: dict[int, Any], nbrs: Sequence[Sequence[int]],
+           depth: int, new_var: Callable[[int, int], Any], neg: Callable[[Any], Any]
+           ) -> list[list[Any]]:
+    """Clauses: every active vertex (`active[v]`) lies within `depth` steps of an active
+    seed (`seeds[v]`: "v is a seed") through active vertices.
 
-    reach[t][v] ("v is in the island, at most t steps from the clue") implies own[v]
-    and reach[t-1] on v or a neighbour; own[v] implies reach[depth][v]. An island of
-    N cells is connected exactly when each cell is within N - 1 steps, so with depth
-    N - 1 this is its connectivity: a piece cut off from the clue has no model. Cells
-    d steps away (in the area) need layers d..depth only.
+    reach[t][v] ("v is active, at most t steps from a seed") implies active[v] and
+    reach[t-1] on v or a neighbour; reach[0] is the seeds; active[v] implies
+    reach[depth][v]. A connected set of N vertices with one seed has every vertex
+    within N - 1 steps of it, so with depth N - 1 (and one seed) this is its
+    connectivity: a piece cut off from the seed has no model. A vertex d steps from
+    every seed needs layers d..depth only. The keys of `active` are its vertices.
     """
-    clue = area[0]
-    dist = {clue: 0}
-    for v in area:  # the area is listed by distance from the clue: one pass is a BFS
+    dist = dict.fromkeys(seeds, 0)
+    queue = list(seeds)
+    for v in queue:  # breadth first from the seeds, within the active vertices
         for w in nbrs[v]:
-            if w in own and w not in dist:
+            if w in active and w not in dist:
                 dist[w] = dist[v] + 1
+                queue.append(w)
     clauses: list[list[Any]] = []
-    previous: dict[int, Any] = {clue: own[clue]}
+    previous: dict[int, Any] = dict(seeds)
     for t in range(1, depth + 1):
-        layer: dict[int, Any] = {clue: own[clue]}
-        for v in area:
-            if v == clue or dist[v] > t:
+        checkpoint()
+        layer: dict[int, Any] = {}
+        for v in active:
+            if v not in dist or dist[v] > t:
                 continue
             support = [previous[u] for u in (v, *nbrs[v]) if u in previous]
             reach = new_var(t, v)
-            clauses.append([neg(reach), own[v]])
+            clauses.append([neg(reach), active[v]])
             clauses.append([neg(reach), *support])
             layer[v] = reach
         previous = layer
-    for v in area:
-        if v != clue:
-            clauses.append([neg(own[v])] + ([previous[v]] if v in previous else []))
+    for v, lit in active.items():
+        clauses.append([neg(lit)] + ([previous[v]] if v in previous else []))
     return clauses
+
+
+def island_layers(own: dict[int, Any], area: Sequence[int], nbrs: Sequence[Sequence[int]],
+                  depth: int, new_var: Callable[[int, int], Any], neg: Callable[[Any], Any]
+                  ) -> list[list[Any]]:
+    """An island (`own[v]`, v in `area`, the clue first, which is in it) connected to its
+    clue: every cell within `depth` (its number - 1) steps of it (`layers`)."""
+    return layers(own, {area[0]: own[area[0]]}, nbrs, depth, new_var, neg)
+
+
+def sea_layers(shaded: Sequence[Any], nbrs: Sequence[Sequence[int]], depth: int,
+               new_var: Callable[..., Any], neg: Callable[[Any], Any]) -> list[list[Any]]:
+    """The shaded cells connected, complete, for a sea of at most `depth` + 1 cells: its
+    root is its first cell in reading order (a chain of "no shaded cell before"
+    literals makes it one), every shaded cell within `depth` steps of it (`layers`)."""
+    clauses: list[list[Any]] = []
+    roots: dict[int, Any] = {}
+    none_before = None  # "no cell before v is shaded"; None for v = 0 (true)
+    for v, lit in enumerate(shaded):
+        root = new_var("root", v)
+        roots[v] = root
+        # root <-> shaded[v] and none_before
+        clauses.append([neg(root), lit])
+        clauses.append([root, neg(lit)] + ([neg(none_before)] if none_before is not None
+                                           else []))
+        if none_before is not None:
+            clauses.append([neg(root), none_before])
+        after = new_var("none", v + 1)
+        # after <-> none_before and not shaded[v]
+        clauses.append([neg(after), neg(lit)])
+        clauses.append([after, lit] + ([neg(none_before)] if none_before is not None else []))
+        if none_before is not None:
+            clauses.append([neg(after), none_before])
+        none_before = after
+    active = dict(enumerate(shaded))
+    return clauses + layers(active, roots, nbrs, depth, lambda t, v: new_var("reach", t, v),
+                            neg)
 
 
 def island_cuts(lay: Layout, shaded: Sequence[bool]) -> list[tuple[list[int], list[int]]]:
@@ -241,8 +309,8 @@ def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT, islands: bool 
     """The CP-SAT model, its `shaded` variables in row-major order and the layout.
 
     `method` connects the sea (a `graph_constraints` method, or "lazy": no
-    constraint, the caller adds cuts); `islands` states the islands'
-    connectivity too (flow, rooted at each clue) instead of leaving it to cuts.
+    constraint, the caller adds cuts); `islands` states a `?` island's
+    connectivity too (BFS layers over its area) instead of leaving it to cuts.
     """
     lay = layout(instance)
     model = cp_model.CpModel()
@@ -271,7 +339,7 @@ def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT, islands: bool 
                     model.add_implication(lit, shaded[w])
         if number is not None:
             model.add(sum(own[k].values()) == number)
-        if number is not None or islands:  # connected to its clue (else: cuts)
+        if lay.layered(k) or islands:  # connected to its clue (else: cuts)
             area = lay.areas[k]
             depth = len(area) - 1 if number is None else number - 1
             for clause in island_layers(own[k], area, lay.nbrs, depth,
@@ -304,6 +372,7 @@ def check_cpsat_options(limits: Limits) -> None:
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """CP-SAT with lazy island cuts; `unique` / `count` by forbid-and-re-solve."""
     method, limits = _options(limits, "connectivity", CPSAT_METHODS, _CPSAT_DEFAULT)
+    limits = limits.with_(options={**_CPSAT_PARAMETERS, **limits.options})
     watch, deadline = Stopwatch(), limits.deadline()
     model, shaded, lay = build_cpsat(instance, method)
     watch.built()
@@ -371,18 +440,20 @@ def build_sat(instance: Instance, complete: bool = False
             lits = list(own[k].values())
             enc.add_at_most(lits, number)
             enc.add_at_most([-lit for lit in lits], len(lits) - number)  # at least number
-        if number is not None or complete:  # connected to its clue (else: cuts)
+        if lay.layered(k) or complete:  # connected to its clue (else: cuts)
             depth = len(area) - 1 if number is None else number - 1
             enc.clauses += island_layers(own[k], area, lay.nbrs, depth,
                                          lambda t, v, k=k: enc.var("reach", k, t, v),
                                          lambda lit: -lit)
     for block in _blocks(lay):
         enc.add([-shaded[v] for v in block])
-    if complete:
+    enc.clauses += _sea_implied(lay, shaded, lambda lit: -lit)
+    if lay.sea_layered or (complete and lay.sea_size is not None):
+        enc.clauses += sea_layers(shaded, lay.nbrs, max(lay.sea_size - 1, 0),
+                                  lambda *key: enc.var("sea", *key), lambda lit: -lit)
+    elif complete:
         enc.clauses += graph_constraints.connected_clauses(
             shaded, lay.nbrs, lambda key: enc.var("sea", *key), lay.sea_root)
-    else:
-        enc.clauses += _sea_implied(lay, shaded, lambda lit: -lit)
     return enc, shaded, lay
 
 

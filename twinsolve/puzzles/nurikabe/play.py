@@ -1,15 +1,13 @@
-"""Nurikabe played by hand: each cell marked shaded (the sea), white (an island) or undecided.
+"""Nurikabe played by hand: each cell marked shaded, unshaded or not yet decided.
 
 Position: `{"shaded": ["1?0-", ...]}` as `twinsolve.explain.hint` reads it:
-`1` shaded, `0` white, `?` undecided. A move sets one cell (`r3c7 1`); a
-click cycles a cell undecided -> shaded -> white, a right click the other
-way (`core.play.CellMarking`). The board is drawn as the puzzle is printed
-(`picture`): the clue grid in a black frame, the sea dark grey, the cells
-known to be white dotted (as players mark them), the numbered islands' clues
-on top (in white on a clue cell shaded by mistake, so it still reads). It
+`1` shaded (the sea), `0` unshaded (an island cell), `?` undecided. A move
+sets one cell (`r3c7 1`); a click cycles a cell undecided -> shaded ->
+unshaded, a right click the other way (`core.play.CellMarking`). The board
+is the clue grid with the shaded cells filled and unshaded cells dotted; it
 is complete when no cell is undecided, and `verify` judges it then. An
-author edits a cell by typing `-` (no clue), `?` (an island's clue without a
-size) or a clue number 1..ROWS*COLS.
+author edits a cell by typing `-` (no clue), `?` (a clue without a size) or
+a number (`core.play`, the contract).
 """
 
 from __future__ import annotations
@@ -20,7 +18,7 @@ from ...core.errors import InstanceError, UsageError
 from ...core.play import Board, CellMarking, clue_number, read_cell
 from ...graphics.canvas import Drawing
 from ...graphics.layout import fit_cell
-from .picture import CELL_MM, DOT, GRID, INK, ISLAND, MARGIN_MM, SEA
+from .picture import CELL_MM, DOT, GRID, ISLAND, MARGIN_MM, SEA
 from .rules import EMPTY, UNKNOWN, Cell, Instance, build_instance, clue_problem
 
 __all__ = ["PLAN", "EDIT_TOKENS", "start", "apply", "board", "moves", "items", "moves_to",
@@ -45,18 +43,12 @@ def board(instance: Instance, position: dict[str, Any]) -> Board:
                   width=max(0.08, 0.025 * cell))
         clue = instance.clues[r][c]
         if clue.is_clue:
-            size = cell * (0.55 if len(clue.token) < 3 else 0.4)
-            page.text(x + w / 2, y + h / 2, clue.token, size=size, bold=True,
-                      fill=ISLAND if value == "1" else INK)
+            page.text(x + w / 2, y + h / 2, clue.token, size=cell * 0.5, bold=True,
+                      fill="#ffffff" if value == "1" else "#000000")
         elif value == "0":
             page.circle(x + w / 2, y + h / 2, cell * 0.08, fill=DOT)
 
-    played = _MARKING.board(instance, position, page, (MARGIN_MM, MARGIN_MM), cell, draw_cell)
-    left, top = MARGIN_MM, MARGIN_MM
-    right, bottom = left + instance.cols * cell, top + instance.rows * cell
-    page.polygon([(left, top), (right, top), (right, bottom), (left, bottom)], stroke=INK,
-                 width=max(0.12, 0.05 * cell))
-    return played
+    return _MARKING.board(instance, position, page, (MARGIN_MM, MARGIN_MM), cell, draw_cell)
 
 
 def blank(rows: int, cols: int) -> Instance:

@@ -1,0 +1,104 @@
+"""Nurikabe's back-ends on the janko.at corpus and on small cases.
+
+- Every back-end reproduces the published solution of every corpus puzzle and
+  proves it unique (the whole corpus under `slow`, in parts; a sample in the
+  default run); `hand` settles at least 95% of the corpus without a search node.
+- Small cases: a puzzle with several solutions is counted right by every
+  back-end, one with none is unsat, the options are read or refused, the
+  peer answers like the others (when puzzlekit is installed).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+
+import pytest
+from conftest import sampled
+
+from twinsolve.core.errors import UsageError
+from twinsolve.core.limits import Limits
+from twinsolve.core.result import Status
+from twinsolve.core.run import run
+from twinsolve.puzzles.nurikabe import puzzlekit as dataset
+from twinsolve.puzzles.nurikabe import rules as nurikabe
+
+BACKENDS = ("hand", "sat", "cpsat")
+PARTS = 8
+SAMPLE = ("01_10x10", "102_4x4", "113_6x6")  # the default run: small and quick
+
+
+@functools.lru_cache(maxsize=1)
+def _read(path):
+    return dataset.read_dataset(path)
+
+
+def janko(corpus):
+    """The corpus's 567 puzzles, read once per test process."""
+    return _read(corpus("nurikabe", "janko-dev.json"))
+
+
+def _cases(corpus, part):
+    pairs = janko(corpus)
+    if part == "sample":
+        return [pair for pair in pairs if pair[0] in SAMPLE]
+    return pairs[part::PARTS]
+
+
+@pytest.mark.parametrize("part", sampled(["sample", *range(PARTS)]))
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_janko_puzzles_have_their_published_unique_solution(corpus, backend, part):
+    for key, instance in _cases(corpus, part):
+        result = run(instance, backend, Limits(timeout=120, unique=True))
+        expected = json.loads(dict(instance.meta)["expect-solution"])
+        assert result.status is Status.SOLVED and result.verified, (key, result.message)
+        assert result.solution == expected and result.unique is True, key
+
+
+@pytest.mark.slow
+def test_hand_settles_nearly_every_janko_puzzle_without_branching(corpus):
+    pairs = janko(corpus)
+    settled = sum(run(instance, "hand", Limits(timeout=120)).stats.nodes == 0
+                  for _, instance in pairs)
+    assert settled >= 0.95 * len(pairs)
+
+
+# Two solutions: the 2 takes the cell right of it or the one below.
+TWO = "nurikabe 2 2\n2 -\n- -\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_backend_counts_and_proves_none(backend):
+    counted = run(nurikabe.parse(TWO), backend, Limits(timeout=30, count=True))
+    assert counted.status is Status.SOLVED and counted.count == 2 and counted.verified
+    unsat = run(nurikabe.parse("nurikabe 2 2\n1 -\n- 1\n"), backend,
+                Limits(timeout=30, unique=True))
+    assert unsat.status is Status.UNSAT and unsat.unique is False
+
+
+def test_a_question_mark_clue_takes_any_size():
+    instance = nurikabe.parse("nurikabe 1 4\n? - - 1\n")
+    for backend in BACKENDS:
+        result = run(instance, backend, Limits(timeout=30, count=True))
+        assert result.count == 2 and result.verified, backend  # ".#.": sizes 1 or 2
+
+
+def test_options_are_read_or_refused():
+    instance = nurikabe.parse(TWO)
+    assert run(instance, "hand:probe=false", Limits(timeout=30, count=True)).count == 2
+    assert run(instance, "cpsat:connectivity=lazy", Limits(timeout=30, count=True)).count == 2
+    for spec in ("hand:guess=1", "cpsat:connectivity=magic", "sat:colour=red"):
+        with pytest.raises(UsageError):
+            run(instance, spec, Limits(timeout=30))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("puzzlekit") is None,
+                    reason="puzzlekit is not installed (the peers extra)")
+def test_the_puzzlekit_peer_solves_like_ours():
+    instance = nurikabe.parse("nurikabe 3 3\n3 - -\n- - -\n- - 1\n")
+    result = run(instance, "puzzlekit", Limits(timeout=60))
+    assert result.status is Status.SOLVED and result.verified
+    assert result.solution == {"shaded": ["001", "011", "110"]} and result.unique is None
+    unknown = run(nurikabe.parse("nurikabe 1 3\n? - 1\n"), "puzzlekit", Limits(timeout=60))
+    assert unknown.status is Status.UNSUPPORTED and "'?'" in unknown.message

@@ -1,0 +1,389 @@
+"""Nurikabe, explained: the hand solver's deductions as steps, cell by cell.
+
+Rules: see `rules.py`. The items of a step are cells (`r3c7`: 1 shaded, 0
+unshaded), as the solution keys hold them. The techniques are the grader's
+(`generate.LEVELS`, `LEVEL_TECHNIQUES`) run by the same code, easiest first:
+`bounds` (the island bounds, the pools, the sea connected: always on), then
+`reach`, `cuts`, `shapes` (a `hand` model per technique set, its rules the
+engine's `search.islands` and `search.regions`), then `probing` and
+`lookahead` (one and two levels of trial), then `branching`.
+
+The first step leaves every clue cell unshaded. Then the explainer seeds a
+model with the cells earlier steps decided,
+propagates with the easiest technique set first and stops at the first rule
+that decides a cell; that cell (and any other the same propagation decided)
+is the step, of the hardest technique of the set that found it, and its
+sentence names the rules that just narrowed something (an island's reach,
+its completions, the sea, a pool). When no rule decides another cell, a
+probing step is a cell whose one value leads these rules to a contradiction;
+a lookahead step one whose value does so once probing runs too. Because the
+rules are the grader's, the hardest technique the steps need is the puzzle's
+level, and `--level` stops the steps where that level's solver stops. When
+nothing decides another cell, a "bifurcation" step takes the first undecided
+cell in reading order: the other value has no solution (a search of that
+branch finds none), or, in a puzzle with several answers, this one is chosen.
+
+`hint(instance, {"shaded": [...]})` takes a position with `?` for undecided
+cells: the first decided cell (reading order) after which the decided cells
+have no answer in common is a `Mistake`, else the next step, else None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...explain.state import grid_state, known_cells
+from ...explain.steps import (
+    BIFURCATION,
+    DEDUCTION,
+    Explanation,
+    Mistake,
+    NoSolution,
+    Step,
+    cell_key,
+    solved,
+)
+from ...search.propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Store, search
+from .generate import LEVEL_TECHNIQUES, LEVELS
+from .hand import LOOKAHEAD_TRIALS, NurikabeModel, build, shaded_first
+from .rules import Instance, clue_cells, shaded_grid, solution_from_shaded, verify
+
+__all__ = ["LEVELS", "ORDER", "explain", "hint", "techniques_of"]
+
+# Every technique, easiest first; `bounds` is always on (the grader's levels name the rest).
+ORDER = ("bounds", "reach", "cuts", "shapes", "probing", "lookahead", "branching")
+_RULES = ("reach", "cuts", "shapes")  # the techniques that are rules (a model each)
+_SEARCH_NODES = 200_000  # a refuted branch searched deeper than this is not told as refuted
+_NAMED = 3  # the rules a step's sentence names: the last ones that narrowed anything
+_SHADED, _UNSHADED = IS_TRUE, IS_FALSE
+
+
+def techniques_of(level: str | None) -> tuple[str, ...]:
+    """The techniques of `level` (None or the last level: all, branching included)."""
+    if level is None or level == LEVELS[-1]:
+        return ORDER
+    return tuple(t for t in ORDER if t == "bounds" or t in LEVEL_TECHNIQUES[level])
+
+
+class _CellFollows(Exception):
+    """Propagation stops: a rule has decided a cell that was not known."""
+
+
+class _Watched:
+    """A rule that reports the first cell it decides (`_CellFollows`) unless the walker
+    is trying a value (`silent`), and notes the rules that narrowed anything."""
+
+    __slots__ = ("rule", "walker")
+
+    def __init__(self, rule: Any, walker: _Walker) -> None:
+        self.rule, self.walker = rule, walker
+
+    def __call__(self, store: Store) -> None:
+        before = store.mark()
+        self.rule(store)
+        if store.mark() == before or self.walker.silent:
+            return
+        self.walker.fired.append(self.rule)
+        cells = self.walker.cells
+        if any(v < cells for v, _ in store.trail[before:]):
+            raise _CellFollows
+
+
+@dataclass(frozen=True)
+class _Move:
+    cells: tuple[int, ...]  # the cells decided, in reading order
+    values: tuple[int, ...]  # 1 shaded, 0 unshaded
+    technique: str
+    reason: str
+    premises: tuple[str, ...]
+    kind: str = DEDUCTION
+
+
+def _key(v: int, cols: int) -> str:
+    return cell_key(*divmod(v, cols))
+
+
+def _word(value: int) -> str:
+    return "shaded" if value else "unshaded"
+
+
+class _Walker:
+    """The explanation's state: the cells known, and a model per technique set whose rules
+    are watched (module docstring)."""
+
+    def __init__(self, instance: Instance, techniques: Sequence[str]) -> None:
+        self.instance = instance
+        self.techniques = techniques
+        self.cells = instance.rows * instance.cols
+        self.known: dict[int, int] = {}  # cell -> its decided mask
+        self.fired: list[Any] = []
+        self.silent = False
+        self._models: dict[tuple[str, ...], NurikabeModel] = {}
+
+    def model(self, rules: tuple[str, ...], probing: bool = False) -> NurikabeModel:
+        key = (*rules, "probing") if probing else rules
+        if key not in self._models:
+            self._models[key] = build(self.instance, probe=probing, techniques=key,
+                                      wrap=lambda rule: _Watched(rule, self))
+        return self._models[key]
+
+    def undecided(self) -> list[int]:
+        return [v for v in range(self.cells) if v not in self.known]
+
+    def _seeded(self, model: NurikabeModel) -> int:
+        """Restrict `model`'s store to the known cells; the mark to undo to."""
+        store = model.store
+        mark = store.mark()
+        for var, mask in self.known.items():
+            store.restrict(var, mask)
+        model.prop.schedule_all()
+        return mark
+
+    def next_move(self) -> _Move | None:
+        """The next step of the techniques allowed, easiest first; None when none decides
+        another cell. `NoSolution` when the known cells contradict the rules."""
+        cols = self.instance.cols
+        clues = [r * cols + c for r, c, _ in clue_cells(self.instance)
+                 if r * cols + c not in self.known]
+        if clues:
+            return _Move(tuple(clues), (0,) * len(clues), "bounds",
+                         f"{_cells(clues, (0,) * len(clues), cols)}: a number stands in its "
+                         "island, so its cell is never shaded.",
+                         tuple(_key(v, cols) for v in clues))
+        levels = [()] + [tuple(_RULES[:k + 1]) for k in range(len(_RULES))
+                         if _RULES[k] in self.techniques]
+        for rules in levels:
+            model = self.model(rules)
+            store = model.store
+            self.fired, self.silent = [], False
+            mark = self._seeded(model)
+            try:
+                if not model.prop.propagate():
+                    raise NoSolution("no solution: the clues contradict each other")
+            except _CellFollows:
+                return self._move(store, mark, rules[-1] if rules else "bounds")
+            finally:
+                store.undo(mark)
+        for technique in ("probing", "lookahead"):
+            if technique in self.techniques:
+                move = self._trial(levels[-1], technique)
+                if move is not None:
+                    return move
+        return None
+
+    def _move(self, store: Store, mark: int, technique: str) -> _Move:
+        dom, cols = store.dom, self.instance.cols
+        cells = sorted({v for v, _ in store.trail[mark:] if v < self.cells
+                        and v not in self.known and dom[v] != UNDECIDED})
+        values = tuple(1 if dom[v] == _SHADED else 0 for v in cells)
+        said = list(dict.fromkeys(_said(rule, self.instance) for rule in self.fired))
+        recent = said[-_NAMED:]
+        says = ", and ".join(words for words, _ in recent) or "the clues"
+        premises = tuple(clue for _, clue in recent if clue)
+        earlier = tuple(_key(v, cols) for v in sorted(self.known) if _next_to(v, cells, cols))
+        reason = f"{_cells(cells, values, cols)}: {says}."
+        return _Move(tuple(cells), values, technique, reason, premises + earlier)
+
+    def _trial(self, rules: tuple[str, ...], technique: str) -> _Move | None:
+        """The first frontier cell whose one value fails (`probing`: the rules; `lookahead`:
+        the rules and probing), as a step deciding the other value."""
+        model = self.model(rules, probing=technique == "lookahead")
+        store, cols = model.store, self.instance.cols
+        self.silent = True
+        trials = 0
+        try:
+            mark = self._seeded(model)
+            if not model.prop.propagate():
+                raise NoSolution("no solution: the clues contradict each other")
+            for v in _frontier(store, model):
+                for value in (1, 0):
+                    trials += 1
+                    if technique == "lookahead" and trials > LOOKAHEAD_TRIALS:
+                        return None
+                    inner = store.mark()
+                    store.assign(v, 1 if value else 0)
+                    holds = model.prop.propagate()
+                    store.undo(inner)
+                    if not holds:
+                        how = ("leads the rules to a contradiction" if technique == "probing"
+                               else "leads the rules, with one level of trial, to a "
+                                    "contradiction")
+                        reason = (f"{_key(v, cols)} is {_word(1 - value)}: were it "
+                                  f"{_word(value)}, that {how}.")
+                        near = tuple(_key(w, cols) for w in sorted(self.known)
+                                     if _next_to(w, (v,), cols))
+                        return _Move((v,), (1 - value,), technique, reason, near)
+            return None
+        finally:
+            store.undo(mark)
+            self.silent = False
+
+    def decide(self, move: _Move) -> None:
+        for cell, value in zip(move.cells, move.values, strict=True):
+            self.known[cell] = _SHADED if value else _UNSHADED
+
+    def branch(self, truth: Sequence[int]) -> _Move:
+        """The first undecided cell, its value from `truth`, the other refuted by search
+        (or chosen, when the other value also has answers)."""
+        cell = self.undecided()[0]
+        value = truth[cell]
+        other = {**self.known, cell: _UNSHADED if value else _SHADED}
+        refuted = _completion(self.instance, other) is None
+        key = _key(cell, self.instance.cols)
+        if refuted:
+            reason = (f"{key} is {_word(value)}: were it {_word(1 - value)}, no shading "
+                      "would fit the clues (a search of that branch finds none).")
+        else:
+            reason = (f"{key} is {_word(value)}: the puzzle has answers with it "
+                      f"{_word(1 - value)} too; this one is chosen.")
+        return _Move((cell,), (value,), "branching", reason, (), BIFURCATION)
+
+
+def _frontier(store: Store, model: NurikabeModel) -> list[int]:
+    dom, nbrs = store.dom, model.grid.neighbours
+    return [v for v in range(model.grid.size)
+            if dom[v] == UNDECIDED and any(dom[w] != UNDECIDED for w in nbrs[v])]
+
+
+def _cells(cells: Sequence[int], values: Sequence[int], cols: int) -> str:
+    parts = []
+    for value in (1, 0):
+        named = [_key(v, cols) for v, x in zip(cells, values, strict=True) if x == value]
+        if named:
+            parts.append(f"{', '.join(named)} {'is' if len(named) == 1 else 'are'} "
+                         f"{_word(value)}")
+    return " and ".join(parts)
+
+
+def _next_to(v: int, cells: Sequence[int], cols: int) -> bool:
+    r, c = divmod(v, cols)
+    return any(abs(r - rr) + abs(c - cc) == 1 for rr, cc in (divmod(w, cols) for w in cells))
+
+
+def _said(rule: Any, instance: Instance) -> tuple[str, str]:
+    """What a rule says, and the clue it reads (a premise, or "")."""
+    name = type(rule).__name__
+    if name in ("_Island", "_Shapes"):
+        r, c = divmod(rule.cell, instance.cols)
+        clue = cell_key(r, c)
+        number = "?" if rule.number is None else rule.number
+        if name == "_Shapes":
+            return f"every way to complete the island of the {number} at {clue}", clue
+        return (f"the island of the {number} at {clue} (what it still needs, can reach and "
+                "cannot do without)"), clue
+    return {
+        "NoUniformBlock": ("no 2x2 block is all shaded", ""),
+        "RegionConnected": ("the shaded cells form one connected region", ""),
+        "_Link": ("unshaded neighbours share their island, and a cell no island can "
+                  "take is shaded", ""),
+    }.get(name, ("the clues and the cells decided so far leave one way", ""))
+
+
+def _step(move: _Move, instance: Instance) -> Step:
+    cols = instance.cols
+    decided = tuple((_key(v, cols), value)
+                    for v, value in zip(move.cells, move.values, strict=True))
+    return Step(move.technique, decided, move.reason, tuple(dict.fromkeys(move.premises)),
+                move.kind)
+
+
+def _truth(instance: Instance) -> list[int]:
+    return [int(cell) for row in shaded_grid(solved(instance).solution) for cell in row]
+
+
+def _walk(walker: _Walker, truth: Sequence[int] | None) -> list[Step]:
+    steps: list[Step] = []
+    while walker.undecided():
+        move = walker.next_move()
+        if move is None:
+            if "branching" not in walker.techniques or truth is None:
+                break
+            move = walker.branch(truth)
+        steps.append(_step(move, walker.instance))
+        walker.decide(move)
+    return steps
+
+
+def explain(instance: Instance, level: str | None = None) -> Explanation:
+    """The steps from the empty grid to the solution (module docstring); `NoSolution`
+    when the clues have none."""
+    techniques = techniques_of(level)
+    truth = _truth(instance)
+    walker = _Walker(instance, techniques)
+    steps = _walk(walker, truth)
+    left = walker.undecided()
+    summary: tuple[str, ...] = ()
+    cols = instance.cols
+    if left:
+        solution = solved(instance).solution
+        summary = (f"With the {level} techniques ({', '.join(techniques)}) deduction stops "
+                   f"here: {len(left)} cells are still undecided.",)
+    else:
+        values = [1 if walker.known[v] == _SHADED else 0 for v in range(walker.cells)]
+        solution = solution_from_shaded(values[r * cols:(r + 1) * cols]
+                                        for r in range(instance.rows))
+        problems = verify(instance, solution)
+        if problems:  # every deduction is sound: a failure is this module's fault
+            raise AssertionError(f"nurikabe explanation decided a wrong grid: {problems[0]}")
+    return Explanation("nurikabe", tuple(steps), solution, not left, level, ORDER, summary)
+
+
+# ---------------------------------------------------------------- hints
+
+def hint(instance: Instance, state: dict[str, Any]) -> Step | Mistake | None:
+    """The first mistake of the position, else its next step, else None (module
+    docstring)."""
+    grid = grid_state(state, "shaded", instance.rows, instance.cols, "01")
+    known = {r * instance.cols + c: _SHADED if value else _UNSHADED
+             for (r, c), value in known_cells(grid).items()}
+    mistake = _mistake(instance, known)
+    if mistake is not None:
+        return mistake
+    walker = _Walker(instance, ORDER)
+    walker.known.update(known)
+    if not walker.undecided():
+        return None
+    move = walker.next_move()
+    if move is None:
+        completion = _completion(instance, known)
+        move = walker.branch(completion if completion is not None else _truth(instance))
+    return _step(move, instance)
+
+
+def _completion(instance: Instance, known: dict[int, int]) -> list[int] | None:
+    """An answer (1 shaded, 0 not, per cell) that keeps the decided cells, or None."""
+    model = build(instance)
+    store = model.store
+    try:
+        for var, mask in known.items():
+            store.restrict(var, mask)
+    except Contradiction:
+        return None
+    found = search(model.prop, choose=model.choose, order=shaded_first, max_solutions=1,
+                   node_limit=_SEARCH_NODES)
+    if not found.solutions:
+        return None
+    return list(found.solutions[0][:instance.rows * instance.cols])
+
+
+def _mistake(instance: Instance, known: dict[int, int]) -> Mistake | None:
+    """The first decided cell, in reading order, after which the decided cells so far
+    have no answer in common (a binary search over reading-order prefixes)."""
+    if _completion(instance, known) is not None:
+        return None
+    order = sorted(known)
+    low, high = 0, len(order)  # prefix `low` has an answer, prefix `high` none
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _completion(instance, {v: known[v] for v in order[:middle]}) is None:
+            high = middle
+        else:
+            low = middle
+    v = order[high - 1]
+    key = _key(v, instance.cols)
+    word = "shaded" if known[v] == _SHADED else "unshaded"
+    return Mistake(key, f"{key} is not {word} in any answer that keeps the cells decided "
+                        "before it.")
+
