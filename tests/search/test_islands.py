@@ -193,3 +193,24 @@ def test_unknown_techniques_and_land_masks_are_refused():
         Islands(Grid(2, 2), [], LAND, ("guessing",))
     with pytest.raises(ValueError, match="land is IS_TRUE or IS_FALSE"):
         Islands(Grid(2, 2), [], UNDECIDED)
+
+
+def test_the_lookahead_finds_what_one_level_of_probing_cannot():
+    """x0 = 1 leaves x1 no value, but only probing x1 shows it: plain probing at the root
+    (x0 still open) finds nothing; a lookahead trial on x0 probes x1 and refutes x0 = 1."""
+    from twinsolve.search.lookahead import Lookahead
+    from twinsolve.search.propagate import Contradiction, Store
+
+    store = Store.booleans(2)
+    prop = Propagator(store)
+
+    def no_x1_with_x0(s):
+        if s.value(0) == 1 and s.value(1) is not None:
+            raise Contradiction
+
+    prop.add_rule(no_x1_with_x0)
+    prop.enable_probing(lambda s: [1])
+    assert prop.propagate() and store.dom == [UNDECIDED, UNDECIDED]
+    lookahead = Lookahead(prop, lambda s: [0], budget=10)
+    assert lookahead.run() is True and store.dom[0] == IS_FALSE and lookahead.trials == 2
+    assert Lookahead(prop, lambda s: [1], budget=0).run() is None  # out of budget at once

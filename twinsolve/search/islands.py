@@ -24,9 +24,10 @@ The rules, by technique (the first two are always on):
   (islands that cannot meet: a cell between two islands is sea).
 - island bounds (per clue): the land part holding the clue is the island's
   own (label fixed); more cells than its number is a contradiction; a
-  complete island owns no other cell (its neighbours are then sea); a
-  neighbour whose land would merge in more cells than the number allows
-  (with the land beside it) is not the island's.
+  complete island owns no other cell (its neighbours are then sea), an
+  incomplete one walled in by sea is a contradiction; a neighbour whose land
+  would merge in more cells than the number allows (with the land beside it)
+  is not the island's.
 - `reach` (per clue): the island grows through cells that may be its own,
   one cell each, and through land cells without a clue (an *orphan* part,
   whole, its size paid on entering); a cell it cannot reach within the
@@ -38,7 +39,8 @@ The rules, by technique (the first two are always on):
   `grid.LowLink` run on the region); and the sea's articulation points
   (`regions.RegionConnected`).
 - `shapes` (per clue, after the others settle): every completion of the
-  island, while there are few (at most `SHAPE_NODES` enumeration steps):
+  island, while it needs at most `SHAPE_ROOM` more cells and they are few
+  (at most `SHAPE_NODES` enumeration steps and `SHAPE_LEAVES` sets):
   connected sets of its number of cells that hold its part and the land
   only it may own, lie in its reach, touch no other land, take a cell of
   each 2x2 block only it can keep from being all sea, leave no pool, and

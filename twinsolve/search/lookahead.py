@@ -36,6 +36,8 @@ from .propagate import Propagator, Store
 
 __all__ = ["Lookahead"]
 
+_OUT_OF_BUDGET = object()  # `Lookahead._failed`: the trials allowed are spent
+
 
 class Lookahead:
     """Failed-literal trials that each propagate with probing; see the module docstring.
@@ -62,16 +64,19 @@ class Lookahead:
         solution), None when the budget ran out first. The store starts and ends at a
         fixpoint of the propagator (`LimitReached` passes through at a deadline)."""
         while True:
-            removed = self._pass()
-            if removed is None or removed is False:
-                return removed
-            if removed == "none":
-                return True
+            found = self._failed()
+            if found is None:
+                return True  # a whole pass without a failed value
+            if found is _OUT_OF_BUDGET:
+                return None
+            var, x = found
+            self.prop.store.remove(var, x)
+            if not self.prop.propagate():
+                return False
 
-    def _pass(self) -> bool | str | None:
-        """One pass: "none" when no value failed, True after a removal (propagated),
-        False on a contradiction, None out of budget."""
-        store, prop = self.prop.store, self.prop
+    def _failed(self) -> tuple[int, int] | object | None:
+        """The first candidate value whose trial fails, `_OUT_OF_BUDGET`, or None."""
+        store = self.prop.store
         for var in list(self.candidates(store)):
             values = store.values(var) if self.order is None else self.order(store, var)
             for x in values:
@@ -80,13 +85,11 @@ class Lookahead:
                 if not store.contains(var, x):
                     continue
                 if self.budget is not None and self.trials >= self.budget:
-                    return None
+                    return _OUT_OF_BUDGET
                 self.trials += 1
-                if self._holds(var, x):
-                    continue
-                store.remove(var, x)
-                return prop.propagate()
-        return "none"
+                if not self._holds(var, x):
+                    return var, x
+        return None
 
     def _holds(self, var: int, x: int) -> bool:
         """Whether `var = x` propagates, probing included, without contradiction; the

@@ -7,7 +7,7 @@ solver (`hand.py`) may use, each level adding to the one before:
   islands or overfilling one shaded, pools, the sea connected), `reach`
   (cells no island can reach are shaded) and `cuts` (articulation forcing:
   a cell an island cannot grow to its size without is unshaded, one the sea
-  cannot stay connected or large enough without is shaded);
+  cannot stay connected without is shaded);
 - medium: + `shapes` (every way to complete an island, when there are few:
   cells in all of them unshaded, cells beside all of them shaded);
 - hard: + `probing` and `lookahead` (trial and error: a cell whose
@@ -24,16 +24,25 @@ has no level (`grade` says whether it is unique).
 Generating (`attempt`): a random sea (`random_sea`: cells taken out of an
 all-shaded grid, one in each 2x2 pool left, while the sea stays connected
 and the islands stay within `MAX_ISLAND`; then a few more for islands of
-varied sizes), one clue per island at a random cell of it, then clues lifted
-in a seeded order while the level's solver still settles the puzzle: a
-lifted clue's island becomes sea, or the puzzle finds another answer, and
-the solver's answer is the new one. The result is clue-minimal for its
-level: lifting any remaining clue leaves a puzzle the level's solver cannot
-finish. It is kept when it grades exactly to the level. With `symmetric`
-the sea is its own 180-degree image (cells taken out in pairs; an island is
-never its own image, so every clue has a partner) and clues are placed and
-lifted in pairs. Nothing depends on a measured time: a seed gives the same
-puzzle everywhere.
+varied sizes) and one clue per island at a random cell of it. Then repairs
+(`_repaired`), at most `REPAIRS`: where the level's solver is stuck, a clue
+moves within its island onto a cell left undecided, or a shaded one with
+only shaded neighbours becomes an island of one; for hard, while the puzzle
+has another solution (a SAT question), the place is one where the two
+differ. The try is given up once the level below settles the puzzle. Then
+clues are lifted in a seeded order while the level's solver still settles
+the puzzle (a lifted clue's island becomes sea, or the puzzle finds another
+answer, and the solver's answer is the new one): the result is clue-minimal
+for its level, as lifting any remaining clue leaves a puzzle the level's
+solver cannot finish. It is kept when it grades exactly to the level. With
+`symmetric` the sea is its own 180-degree image (cells taken out in pairs;
+an island is never its own image, so every clue has a partner) and clues
+move, appear and are lifted in pairs.
+
+Nothing depends on a measured time, so a seed gives the same puzzle on every
+machine with the same SAT solver: unlike Cave's generator, a hard try reads
+which other solution the solver found (the places to tell apart), so another
+solver, or another version of it, may give other (equally valid) puzzles.
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options
 
 CPSAT_METHODS = (*graph_constraints.METHODS, "lazy")
 # Literals of BFS layers a connectivity constraint may take (an island: (number - 1)
-# times its area; the sea in SAT: its size times the cells, halved); beyond, cuts.
+# times its area; a small sea in SAT: its size times the cells); beyond, cuts.
 LAYER_BUDGET = 40_000
 _CPSAT_DEFAULT = "height"
 # CP-SAT parameters for this model unless the caller sets them: level 2 adds the LP's
@@ -115,10 +115,12 @@ class Layout:
 
     @property
     def sea_layered(self) -> bool:
-        """Whether the sea is small enough for BFS layers (`sea_layers`) in SAT: the
-        giant-island puzzles, whose thin sea lazy cuts would take hundreds of rounds."""
+        """Whether the sea is small enough for BFS layers (`sea_layers`) in SAT: a third
+        of the grid at most (the giant-island puzzles, whose thin sea lazy cuts would
+        take hundreds of rounds; a usual sea is half the grid, and its cuts are few)."""
         size = self.sea_size
-        return size is not None and 1 <= size and size * self.cells <= LAYER_BUDGET // 2
+        return (size is not None and 1 <= size and 3 * size <= self.cells
+                and size * self.cells <= LAYER_BUDGET)
 
     @property
     def sea_size(self) -> int | None:

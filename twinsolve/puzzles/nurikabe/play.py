@@ -1,10 +1,10 @@
 """Nurikabe played by hand: each cell marked shaded, unshaded or not yet decided.
 
-Position: `{"shaded": ["1?0-", ...]}` as `twinsolve.explain.hint` reads it:
-`1` shaded (the sea), `0` unshaded (an island cell), `?` undecided. A move
-sets one cell (`r3c7 1`); a click cycles a cell undecided -> shaded ->
-unshaded, a right click the other way (`core.play.CellMarking`). The board
-is the clue grid with the shaded cells filled and unshaded cells dotted; it
+Position: `{"shaded": ["1?0?", ...]}` as `twinsolve.explain.hint` reads it:
+`1` shaded (the sea), `0` white (an island cell), `?` undecided. A move sets
+one cell (`r3c7 1`); a click cycles a cell undecided -> shaded -> white, a
+right click the other way (`core.play.CellMarking`). The board
+is the clue grid with the shaded cells filled and white cells dotted; it
 is complete when no cell is undecided, and `verify` judges it then. An
 author edits a cell by typing `-` (no clue), `?` (a clue without a size) or
 a number (`core.play`, the contract).
