@@ -317,7 +317,7 @@ def test_every_layer_has_a_row():
     ("puzzles/cave", "from ..mirror.rules import Instance\n",
      "twinsolve/puzzles/cave/leaky.py:1: imports twinsolve.puzzles.mirror.rules.Instance "
      "(puzzles/<name>/ knows core, search, models, graphics, files, system, explain.steps, "
-     "explain.state, explain.regions, explain.plans besides itself)"),
+     "explain.state, explain.regions, explain.plans, explain.cellwise besides itself)"),
     ("pictures", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                  "    from ..robots.play import load\n",
      "twinsolve/pictures/leaky.py:3: imports twinsolve.robots.play.load "

@@ -167,10 +167,20 @@ def test_cells_no_island_reaches_around_the_sea_are_sea():
 
 def test_a_bottleneck_an_island_cannot_grow_without_is_land():
     # A 3 with exactly two free cells to grow into: both are land, found by the cut rule
-    # (reach alone leaves the lower one open).
-    fixed = [(2, SEA), (4, SEA), (5, SEA)]  # row 0: 3 ? #, row 1: ? # #
-    assert settled(2, 3, [(0, 3)], ("reach",), fixed)[1][0] == "?"
-    assert settled(2, 3, [(0, 3)], ("reach", "cuts"), fixed) == ["..#", ".##"]
+    # (reach alone leaves the lower one open). The `?` on the right keeps the sea's size
+    # unknown, so that counting it decides nothing.
+    fixed = [(2, SEA), (6, SEA), (7, SEA)]  # row 0: 3 ? # - ?, row 1: ? # # - -
+    clues = [(0, 3), (4, None)]
+    assert settled(2, 5, clues, ("reach",), fixed)[1][0] == "?"
+    rows = settled(2, 5, clues, ("reach", "cuts"), fixed)
+    assert [row[:3] for row in rows] == ["..#", ".##"]
+
+
+def test_the_sea_size_decides_the_last_cells():
+    # A 1 and a 5 on a 3x3 grid leave 3 sea cells: the two beside the 1 and the centre,
+    # given; the rest is land, which without `reach` and `cuts` only the count says.
+    clues = [(0, 1), (8, 5)]
+    assert settled(3, 3, clues, (), [(4, SEA)]) == [".#.", "##.", "..."]
 
 
 def test_the_cells_beside_every_completion_of_an_island_are_sea():

@@ -43,10 +43,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import drawing
-from .errors import UsageError, quoted
+from .clue_grid import EMPTY, UNKNOWN, Cell
+from .errors import InstanceError, UsageError, quoted
 
 __all__ = ["Target", "Move", "Board", "cell_item", "read_cell", "mark", "read_mark", "cycle",
-           "cell_targets", "playable", "clue_number", "CellMarking", "MAX_PLAY_CELLS"]
+           "cell_targets", "playable", "clue_number", "clue_cell", "ClueEditing", "CellMarking",
+           "MAX_PLAY_CELLS"]
 
 # The most cells a board offers to click: a board is sent whole after every move, and a
 # person does not play 40,000 cells by hand.
@@ -165,6 +167,60 @@ def clue_number(token: Any, holds: str) -> int:
     if not (isinstance(token, str) and token.isascii() and token.isdigit() and len(token) < 7):
         raise UsageError(f"{holds}, not {quoted(token)}")
     return int(token)
+
+
+def clue_cell(token: Any, holds: str, problem: Callable[[int], str | None]) -> Cell:
+    """The `core.clue_grid.Cell` an author's token names: `-`, `?` or a clue number that
+    `problem(number)` finds nothing wrong with (else `UsageError` with what it says).
+
+    >>> clue_cell("?", "a cell holds '-', '?' or a clue number", lambda number: None).token
+    '?'
+    """
+    if token == "-":
+        return EMPTY
+    if token == "?":
+        return UNKNOWN
+    number = clue_number(token, holds)
+    found = problem(number)
+    if found:
+        raise UsageError(found)
+    return Cell.clue(number)
+
+
+@dataclass(frozen=True)
+class ClueEditing:
+    """An author's editing of a clue grid (`core.clue_grid`): `blank` is the grid of
+    `empty` cells, `edit` sets one cell to what `read(token, instance)` makes of the
+    author's token (`UsageError` when the cell cannot hold it), and
+    `build(rows, cols, clues, meta)` checks the grid like a parsed file. A puzzle's play
+    module binds both."""
+
+    build: Callable[..., Any]
+    empty: Any
+    read: Callable[[Any, Any], Any]
+
+    @classmethod
+    def of_cells(cls, build: Callable[..., Any], holds: str,
+                 clue_problem: Callable[[int, int, int], str | None]) -> ClueEditing:
+        """The editing of a grid of `core.clue_grid.Cell`s: `-`, `?` or a clue number that
+        `clue_problem(number, rows, cols)` accepts (`clue_cell`; `holds` for a token that is
+        none of them)."""
+        def read(token: Any, instance: Any) -> Cell:
+            return clue_cell(token, holds,
+                             lambda number: clue_problem(number, instance.rows, instance.cols))
+        return cls(build, EMPTY, read)
+
+    def blank(self, rows: int, cols: int) -> Any:
+        try:
+            return self.build(rows, cols, [[self.empty] * cols for _ in range(rows)])
+        except InstanceError as exc:
+            raise UsageError(exc.message) from None
+
+    def edit(self, instance: Any, item: str, token: str) -> Any:
+        r, c = read_cell(item, instance.rows, instance.cols)
+        clues = [list(row) for row in instance.clues]
+        clues[r][c] = self.read(token, instance)
+        return self.build(instance.rows, instance.cols, clues, instance.meta)
 
 
 def cell_targets(rows: int, cols: int, x: float, y: float, cell: float,

@@ -48,8 +48,11 @@ The rules, by technique (the first two are always on):
   once). A cell in every completion is its own, a cell beside every one is
   sea, a cell in none is not its own; no completion is a contradiction.
 
-Always: no 2x2 block all sea (`regions.NoUniformBlock`) and the sea
-connected (`regions.RegionConnected`, its articulation forcing with `cuts`).
+Always: no 2x2 block all sea (`regions.NoUniformBlock`), the sea
+connected (`regions.RegionConnected`, its articulation forcing with `cuts`)
+and, when every clue has a number, the sea's size (the cells no island takes:
+with that many sea cells the rest is land, with that many sea and undecided
+cells they are all sea).
 The per-clue rules watch only the cells their island may reach, so a change
 wakes the islands near it; results of the cut and shape analyses are kept
 per island and state of its region, so backtracking and probing meet them
@@ -157,7 +160,32 @@ class Islands:
                 rules.append((_Shapes(self, k, cell, number), watches, _SHAPES))
         sea_rule = RegionConnected(grid, self.sea, cuts="cuts" in techniques, nonempty=False)
         rules.append((sea_rule, list(range(n)), _GLOBAL))
+        if all(number is not None for _, number in self.clues):
+            size = n - sum(number for _, number in self.clues)
+            rules.append((_SeaSize(n, size, self.sea), list(range(n)), _GLOBAL))
         return rules
+
+
+class _SeaSize:
+    """The sea's size, known when every clue has a number (the cells the islands do not
+    take): more sea cells is a contradiction; with all of them, the undecided cells are
+    land; with only as many undecided and sea cells as it needs, they are all sea."""
+
+    __slots__ = ("n", "size", "sea")
+
+    def __init__(self, n: int, size: int, sea: int) -> None:
+        self.n, self.size, self.sea = n, size, sea
+
+    def __call__(self, store: Store) -> None:
+        cells = store.dom[:self.n]
+        seas, open_ = cells.count(self.sea), cells.count(UNDECIDED)
+        if seas > self.size or seas + open_ < self.size:
+            raise Contradiction
+        if open_ and (seas == self.size or seas + open_ == self.size):
+            value = self.sea ^ UNDECIDED if seas == self.size else self.sea
+            for i, m in enumerate(cells):
+                if m == UNDECIDED:
+                    store.restrict(i, value)
 
 
 class _Link:
@@ -444,13 +472,18 @@ class _Shapes:
         nbrs, n = self.nbrs, self.n
         near = sorted({x for v in region.cost for w in (v, *nbrs[v]) for block in self.pools[w]
                        for x in block} | {w for v in region.cost for w in nbrs[v]})
+        # Why this key: a completion's checks read the region, the cells near it (their
+        # state and whether the island may take them), the land only it may own, and
+        # whether the grid has more sea than a pocket holds; nothing else, so a state
+        # met again (in probing or search) gets the same answer.
+        seas = min(dom[:n].count(self.sea), _POCKET + 1)
         key = (tuple(sorted(region.cost)), tuple(dom[x] for x in near),
-               tuple(dom[n + x] & self.bit for x in near), musts)
+               tuple(dom[n + x] & self.bit for x in near), tuple(region.owned), musts, seas)
         if key in self.cache:
             found = self.cache[key]
         else:
             try:
-                found = self._enumerate(dom, region, musts)
+                found = self._enumerate(dom, region, musts, set(near), seas)
             except _TooMany:
                 found = None
             if len(self.cache) >= _CACHE:
@@ -460,10 +493,12 @@ class _Shapes:
             raise Contradiction  # no way to complete the island
         return found
 
-    def _enumerate(self, dom: list[int], region: _Region, musts: tuple
-                   ) -> tuple[list[int], list[int], set[int]]:
+    def _enumerate(self, dom: list[int], region: _Region, musts: tuple, near: set[int],
+                   seas: int) -> tuple[list[int], list[int], set[int]]:
         """Redelmeier's enumeration of the connected sets of the island's size grown from
-        its part within its region, each kept when it is a valid completion."""
+        its part within its region, each kept when it is a valid completion; the checks
+        read the cells `near` only, and `seas` (the grid's sea cells, capped above the
+        largest pocket)."""
         nbrs, land, cost = self.nbrs, self.land, region.cost
         chosen = set(region.part)
         seen = set(region.part)
@@ -474,7 +509,6 @@ class _Shapes:
                     seen.add(w)
                     first.append(w)
         summary: list = [None, None, set()]  # cells in all, beside all, in any
-        seas = dom[:self.n].count(self.sea)
         steps = 0
         leaves = 0
 
@@ -484,7 +518,7 @@ class _Shapes:
                 return
             ring = {w for v in chosen for w in nbrs[v] if w not in chosen}
             if (any(dom[w] == land for w in ring) or self._pool(dom, chosen, ring)
-                    or self._pocket(dom, chosen, ring, seas)):
+                    or self._pocket(dom, chosen, ring, seas, near)):
                 return
             walls = {w for w in ring if dom[w] == UNDECIDED}
             summary[0] = set(chosen) if summary[0] is None else summary[0] & chosen
@@ -531,10 +565,12 @@ class _Shapes:
                     return True
         return False
 
-    def _pocket(self, dom: list[int], chosen: set[int], ring: set[int], seas: int) -> bool:
+    def _pocket(self, dom: list[int], chosen: set[int], ring: set[int], seas: int,
+                near: set[int]) -> bool:
         """Whether the island `chosen` would wall a small pocket of sea off from the rest:
-        a region of at most `_POCKET` cells, closed by the island, land and the edge, with
-        sea in it (or a wall of the island) while some sea or wall lies outside it."""
+        a region of at most `_POCKET` cells within `near`, closed by the island, land and
+        the edge, with sea in it (or a wall of the island) while some sea or wall lies
+        outside it (`seas`: the grid's sea cells, capped)."""
         nbrs, land, sea = self.nbrs, self.land, self.sea
         done: set[int] = set()
         for w in ring:
@@ -544,12 +580,18 @@ class _Shapes:
                 continue
             pocket = {w}
             queue = [w]
+            closed = True
             for v in queue:
                 for x in nbrs[v]:
                     if x not in pocket and x not in chosen and dom[x] != land:
+                        # A pocket reaching past `near` counts as open: the answer must
+                        # depend only on what the cache's key holds (`_completions`).
+                        if x not in near:
+                            closed = False
+                            break
                         pocket.add(x)
                         queue.append(x)
-                if len(pocket) > _POCKET:
+                if not closed or len(pocket) > _POCKET:
                     break
             else:
                 inner = sum(1 for v in pocket if dom[v] == sea)

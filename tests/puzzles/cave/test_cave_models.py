@@ -337,8 +337,9 @@ def test_puzzlekit_peer_solves_like_ours(corpus):
 
 
 def test_puzzlekit_missing_is_unsupported(monkeypatch):
+    from twinsolve.models import puzzlekit_peer
     from twinsolve.puzzles.cave import peer as peers
 
-    monkeypatch.setattr(peers.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(puzzlekit_peer.importlib.util, "find_spec", lambda name: None)
     result = peers.solve_puzzlekit(cave.parse("cave 1 2\n2 -\n"), UNIQUE)
     assert result.status is Status.UNSUPPORTED and "pip install puzzlekit" in result.message

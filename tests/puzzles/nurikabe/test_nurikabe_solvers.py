@@ -1,8 +1,11 @@
 """Nurikabe's back-ends on the janko.at corpus and on small cases.
 
 - Every back-end reproduces the published solution of every corpus puzzle and
-  proves it unique (the whole corpus under `slow`, in parts; a sample in the
-  default run); `hand` settles at least 95% of the corpus without a search node.
+  proves it unique within 120 s (the whole corpus under `slow`, in parts; a
+  sample in the default run), but for the puzzles listed in `OPEN`, which it
+  does not settle yet: each stands as an expected failure that is not run, so
+  the summary names them. `hand` settles at least 95% of the corpus at the
+  root, without a search node.
 - Small cases: a puzzle with several solutions is counted right by every
   back-end, one with none is unsat, the options are read or refused, the
   peer answers like the others (when puzzlekit is installed).
@@ -21,12 +24,23 @@ from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
+from twinsolve.search.propagate import LimitReached
+from twinsolve.puzzles.nurikabe import hand
 from twinsolve.puzzles.nurikabe import puzzlekit as dataset
 from twinsolve.puzzles.nurikabe import rules as nurikabe
 
 BACKENDS = ("hand", "sat", "cpsat")
 PARTS = 8
-SAMPLE = ("01_10x10", "102_4x4", "113_6x6")  # the default run: small and quick
+# The default run: small and quick, and 343_10x18 (hand once answered it unsat: a cached
+# island completion was reused in a state the cache's key did not tell apart).
+SAMPLE = ("01_10x10", "102_4x4", "113_6x6", "343_10x18")
+# What a back-end does not settle (solve and prove unique) in 120 s on one worker yet,
+# measured by `python -m benchmarks.nurikabe_perf --timeout 120`: issue 30's open targets.
+OPEN = {
+    "hand": frozenset(),
+    "sat": frozenset(),
+    "cpsat": frozenset(),
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -39,8 +53,8 @@ def janko(corpus):
     return _read(corpus("nurikabe", "janko-dev.json"))
 
 
-def _cases(corpus, part):
-    pairs = janko(corpus)
+def _cases(corpus, backend, part):
+    pairs = [pair for pair in janko(corpus) if pair[0] not in OPEN[backend]]
     if part == "sample":
         return [pair for pair in pairs if pair[0] in SAMPLE]
     return pairs[part::PARTS]
@@ -49,19 +63,43 @@ def _cases(corpus, part):
 @pytest.mark.parametrize("part", sampled(["sample", *range(PARTS)]))
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_janko_puzzles_have_their_published_unique_solution(corpus, backend, part):
-    for key, instance in _cases(corpus, part):
-        result = run(instance, backend, Limits(timeout=120, unique=True))
-        expected = json.loads(dict(instance.meta)["expect-solution"])
-        assert result.status is Status.SOLVED and result.verified, (key, result.message)
-        assert result.solution == expected and result.unique is True, key
+    cases = _cases(corpus, backend, part)
+    assert cases
+    for key, instance in cases:
+        _settles(backend, key, instance)
+
+
+def _settles(backend, key, instance):
+    result = run(instance, backend, Limits(timeout=120, unique=True))
+    expected = json.loads(dict(instance.meta)["expect-solution"])
+    assert result.status is Status.SOLVED and result.verified, (key, result.message)
+    assert result.solution == expected and result.unique is True, key
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend, key", [
+    pytest.param(backend, key, marks=pytest.mark.xfail(
+        run=False, reason=f"{backend} does not settle {key} in 120 s yet (issue 30)"))
+    for backend in BACKENDS for key in sorted(OPEN[backend])] or [
+    pytest.param("-", "-", marks=pytest.mark.skip(reason="no open puzzle"))])
+def test_the_open_puzzles(corpus, backend, key):
+    """Not run (each would take its 120 s); `pytest -m slow --runxfail -k open` runs
+    them, to see which a change has settled."""
+    _settles(backend, key, dict(janko(corpus))[key])
 
 
 @pytest.mark.slow
 def test_hand_settles_nearly_every_janko_puzzle_without_branching(corpus):
     pairs = janko(corpus)
-    settled = sum(run(instance, "hand", Limits(timeout=120)).stats.nodes == 0
-                  for _, instance in pairs)
-    assert settled >= 0.95 * len(pairs)
+    settled = 0
+    for _, instance in pairs:
+        model = hand.build(instance)
+        model.prop.deadline = Limits(timeout=30).deadline()
+        try:
+            settled += model.settle() and model.decided()
+        except LimitReached:
+            pass  # not settled at the root in 30 s: counted as branching
+    assert settled >= 0.95 * len(pairs), settled
 
 
 # Two solutions: the 2 takes the cell right of it or the one below.

@@ -6,15 +6,11 @@ package's solver as a back-end). This file declares the
 puzzle's registry entry; nothing here imports a solver, so listing the puzzles stays cheap.
 """
 
-from ...core.declaration import Backend, standard
+from ...core.declaration import standard
+from ...models import puzzlekit_peer
 
-# A peer for side-by-side benchmarks (`peer.py`, `pip install -e '.[peers]'`), never
-# planned by default: name it with --backends.
-_PUZZLEKIT = Backend("puzzlekit", f"{__name__}.peer:solve_puzzlekit",
-                     "the puzzlekit package's OR-Tools solver (peer, benchmarks only)",
-                     supports_target=f"{__name__}.peer:puzzlekit_supports",
-                     bare_option="workers", by_default=False,
-                     options_target=f"{__name__}.peer:check_puzzlekit_options")
+# A peer for side-by-side benchmarks (`peer.py`), never planned by default.
+_PUZZLEKIT = puzzlekit_peer.backend(__name__)
 
 # The rules for people: a printed sheet says them (`Puzzle.rules_text`).
 RULES = ("Shade cells so that the unshaded cells form one connected cave without holes (every "

@@ -42,6 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...explain import cellwise
 from ...explain.regions import (
     Found,
     Words,
@@ -71,7 +72,7 @@ from ...search.propagate import TRUE, UNDECIDED, Contradiction, Propagator, Stor
 from ...search.regions import NoCheckerboard, ReachesBorder, RegionConnected, blocks
 from .generate import LEVEL_TECHNIQUES, LEVELS
 from .hand import INSIDE, OUTSIDE, TECHNIQUES, build, choose_cell, inside_first, open_ends
-from .rules import Instance, clue_cells, inside_grid, solution_from_inside, verify
+from .rules import KEY, NAME, Instance, clue_cells, verify
 
 __all__ = ["LEVELS", "ORDER", "explain", "hint", "techniques_of"]
 
@@ -82,9 +83,7 @@ _SEARCH_NODES = 200_000  # a refuted branch searched deeper than this is told as
 
 def techniques_of(level: str | None) -> tuple[str, ...]:
     """The techniques of `level` (None: all, branching included), easiest first."""
-    if level is None or level == LEVELS[-1]:
-        return ORDER
-    return tuple(t for t in ORDER if t in LEVEL_TECHNIQUES[level])
+    return cellwise.techniques_of(level, LEVELS, ORDER, LEVEL_TECHNIQUES)
 
 
 class _Contradicted(Exception):
@@ -757,11 +756,6 @@ def _step(move: _Move, reasoner: _Reasoner) -> Step:
                 move.kind)
 
 
-def _truth(instance: Instance) -> list[int]:
-    """Every cell's value in the verified `hand` solution (`NoSolution` when none)."""
-    return [int(cell) for row in inside_grid(solved(instance).solution) for cell in row]
-
-
 def _walk(reasoner: _Reasoner, techniques: Sequence[str]) -> list[Step]:
     """Every step from the reasoner's position, easiest technique first."""
     steps: list[Step] = []
@@ -777,7 +771,7 @@ def explain(instance: Instance, level: str | None = None) -> Explanation:
     """The steps from the empty grid to the solution (module docstring); `NoSolution`
     when the clues contradict each other."""
     techniques = techniques_of(level)
-    reasoner = _Reasoner(instance, lambda: _truth(instance))
+    reasoner = _Reasoner(instance, lambda: cellwise.truth(instance, KEY))
     try:
         steps = _walk(reasoner, techniques)
     except _Contradicted as failed:
@@ -786,26 +780,14 @@ def explain(instance: Instance, level: str | None = None) -> Explanation:
     summary: tuple[str, ...] = ()
     if left:
         solution = solved(instance).solution
-        summary = (f"With the {level} techniques ({', '.join(techniques)}) deduction stops "
-                   f"here: {len(left)} cells are still undecided.",)
+        summary = cellwise.stopped_summary(level, techniques, len(left))
     else:
-        solution = _verified(instance, reasoner.store.dom)
+        values = [1 if m == INSIDE else 0 for m in reasoner.store.dom]
+        solution = cellwise.decided_solution(instance, KEY, values, verify)
         if any(step.kind == BIFURCATION for step in steps) and not solved(instance).unique:
             summary = ("The puzzle has more than one solution; the bifurcation steps chose "
                        "this one.",)
-    return Explanation("cave", tuple(steps), solution, not left, level, ORDER, summary)
-
-
-def _verified(instance: Instance, dom: Sequence[int]) -> dict[str, Any]:
-    """The grid the steps decided, as a solution that passes `verify` (they are sound, so
-    it does; a failure is a fault of this module, said as such)."""
-    cols = instance.cols
-    values = [1 if m == INSIDE else 0 for m in dom]
-    solution = solution_from_inside(values[r * cols:(r + 1) * cols] for r in range(instance.rows))
-    problems = verify(instance, solution)
-    if problems:
-        raise AssertionError(f"cave explanation decided a wrong grid: {problems[0]}")
-    return solution
+    return Explanation(NAME, tuple(steps), solution, not left, level, ORDER, summary)
 
 
 # ---------------------------------------------------------------- hints
@@ -854,19 +836,12 @@ def _mistake(instance: Instance, reasoner: _Reasoner, known: dict[tuple[int, int
             return Mistake(cell_key(r, c), f"{cell_key(r, c)} holds a clue, so it is inside")
     if _completion(instance, reasoner, known) is not None:
         return None
-    low, high = 0, len(order)  # prefix `low` has a solution, prefix `high` has none
-    while high - low > 1:
-        middle = (low + high) // 2
-        prefix = {cell: known[cell] for cell in order[:middle]}
-        if _completion(instance, reasoner, prefix) is None:
-            high = middle
-        else:
-            low = middle
-    r, c = order[high - 1]
+    r, c = cellwise.first_mistake(order, lambda prefix: _completion(
+        instance, reasoner, {cell: known[cell] for cell in prefix}) is not None)
     value = known[(r, c)]
     word = "inside" if value else "outside"
     other = "outside" if value else "inside"
-    if high == 1:
+    if (r, c) == order[0]:
         reason = f"{cell_key(r, c)} cannot be {word}: the clues force it {other}"
     else:
         reason = (f"{cell_key(r, c)} cannot be {word}: the clues and the cells decided "

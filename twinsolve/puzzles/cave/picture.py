@@ -28,16 +28,22 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import drawing
-from ...graphics.canvas import Board, Drawing
-from ...graphics.layout import MAX_HEIGHT, MAX_WIDTH, fit_cell, line_page
-from .rules import Instance, clue_cells, inside_grid
+from ...graphics.canvas import Drawing
+from ...graphics.grid_pictures import (
+    CELL_MM,
+    MARGIN_MM,
+    answer_rows,
+    at,
+    frame,
+    grid_page,
+    number_clues,
+    outline_runs,
+    summary,
+)
+from .rules import KEY, Instance, clue_cells
 
 __all__ = ["draw", "outline_runs", "CELL_MM", "MARGIN_MM", "INSIDE", "OUTSIDE", "SHADED",
            "STYLES"]
-
-CELL_MM = 8.0
-MARGIN_MM = 3.0
-TEXT_MM = 3.0            # the summary's text height
 
 OUTSIDE = "#ffffff"       # paper: an unshaded cell
 SHADED = "#8a8a8a"        # a cell outside the cave (the published convention): mid grey
@@ -45,7 +51,6 @@ INSIDE = "#a6d4f2"        # a cave cell with shade=inside: a light sky blue
 # The picture's styles (`--style NAME=VALUE`): which side of the answer is shaded.
 STYLES = {"shade": ("outside", "inside")}
 GRID = "#8c8c8c"
-INK = "#000000"
 OUTLINE = "#1a1a1a"
 
 
@@ -65,32 +70,15 @@ def draw(instance: Instance, solution: dict[str, Any] | None = None, *,
     """
     if shade not in STYLES["shade"]:
         raise ValueError(f"shade must be one of {', '.join(STYLES['shade'])}, got {shade!r}")
-    inside = None if solution is None else _inside(instance, solution)
+    inside = None if solution is None else answer_rows(instance, solution, KEY, "Cave")
     if drawing.too_big(instance.rows, instance.cols):
-        return _summary(instance, inside)
-    cell = cell or fit_cell(instance.rows, instance.cols, CELL_MM, margin=MARGIN_MM,
-                            max_width=width or MAX_WIDTH, max_height=height or MAX_HEIGHT)
-    page = Drawing(instance.cols * cell + 2 * MARGIN_MM, instance.rows * cell + 2 * MARGIN_MM,
-                   background=OUTSIDE, board=Board(instance.rows, instance.cols, cell))
+        return summary(instance, len(clue_cells(instance)), inside, "inside", OUTSIDE)
+    page, cell = grid_page(instance, OUTSIDE, width, height, cell)
     _draw_cells(page, instance, inside, cell, shade)
     if inside is not None:
         _draw_outline(page, inside, cell)
-    _draw_clues(page, instance, cell)
+    number_clues(page, clue_cells(instance), cell)
     return page
-
-
-def _inside(instance: Instance, solution: Any) -> tuple[tuple[bool, ...], ...]:
-    """The answer's rows as Booleans; ValueError when it is malformed or the wrong shape."""
-    grid = inside_grid(solution)
-    if len(grid) != instance.rows or any(len(row) != instance.cols for row in grid):
-        raise ValueError(f"a Cave answer for this grid has {instance.rows} rows of "
-                         f"{instance.cols} cells")
-    return grid
-
-
-def _at(index: int, cell: float) -> float:
-    """The page coordinate of grid line `index` (rows and columns alike)."""
-    return MARGIN_MM + index * cell
 
 
 def _fill(inside: Any, r: int, c: int, shade: str) -> str:
@@ -109,75 +97,13 @@ def _draw_cells(page: Drawing, instance: Instance, inside: Any, cell: float,
     for r in range(instance.rows):
         for c in range(instance.cols):
             fill = _fill(inside, r, c, shade)
-            page.rect(_at(c, cell), _at(r, cell), cell, cell, fill=fill, stroke=GRID,
+            page.rect(at(c, cell), at(r, cell), cell, cell, fill=fill, stroke=GRID,
                       width=width)
-    right, bottom = _at(instance.cols, cell), _at(instance.rows, cell)
-    page.polygon([(_at(0, cell), _at(0, cell)), (right, _at(0, cell)), (right, bottom),
-                  (_at(0, cell), bottom)], stroke=INK, width=max(0.12, 0.05 * cell))
-
-
-def outline_runs(inside: Any) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """The cave's boundary as straight runs between grid points ((row, col) pairs).
-
-    A horizontal edge on grid line r between columns c and c+1 is on the
-    boundary when exactly one of the cells above and below is inside (off the
-    grid counts as outside); vertical edges alike. Consecutive boundary edges
-    on one grid line join into one run, horizontal runs first.
-
-    >>> outline_runs([[True, False]])
-    [((0, 0), (0, 1)), ((1, 0), (1, 1)), ((0, 0), (1, 0)), ((0, 1), (1, 1))]
-    """
-    rows, cols = len(inside), len(inside[0])
-
-    def filled(r: int, c: int) -> bool:
-        return 0 <= r < rows and 0 <= c < cols and bool(inside[r][c])
-
-    runs = []
-    for line in range(rows + 1):  # horizontal grid lines
-        edges = [filled(line - 1, c) != filled(line, c) for c in range(cols)]
-        runs += [((line, a), (line, b)) for a, b in _spans(edges)]
-    for line in range(cols + 1):  # vertical grid lines
-        edges = [filled(r, line - 1) != filled(r, line) for r in range(rows)]
-        runs += [((a, line), (b, line)) for a, b in _spans(edges)]
-    return runs
-
-
-def _spans(flags: list[bool]) -> list[tuple[int, int]]:
-    """The maximal runs of True in `flags` as (start, stop) pairs.
-
-    >>> _spans([True, True, False, True])
-    [(0, 2), (3, 4)]
-    """
-    spans, start = [], None
-    for index, flag in enumerate([*flags, False]):
-        if flag and start is None:
-            start = index
-        elif not flag and start is not None:
-            spans.append((start, index))
-            start = None
-    return spans
+    frame(page, instance.rows, instance.cols, cell)
 
 
 def _draw_outline(page: Drawing, inside: Any, cell: float) -> None:
     width = max(0.25, 0.09 * cell)
     for (r1, c1), (r2, c2) in outline_runs(inside):
-        page.line(_at(c1, cell), _at(r1, cell), _at(c2, cell), _at(r2, cell), stroke=OUTLINE,
+        page.line(at(c1, cell), at(r1, cell), at(c2, cell), at(r2, cell), stroke=OUTLINE,
                   width=width)
-
-
-def _draw_clues(page: Drawing, instance: Instance, cell: float) -> None:
-    """Each clue centred in its cell, smaller when it has three digits."""
-    for r, c, number in clue_cells(instance):
-        label = "?" if number is None else str(number)
-        size = cell * (0.55 if len(label) < 3 else 0.4)
-        page.text(_at(c, cell) + cell / 2, _at(r, cell) + cell / 2, label, size=size,
-                  bold=True)
-
-
-def _summary(instance: Instance, inside: Any) -> Drawing:
-    """One line, as the terminal picture gives it: the size, the clues, the cells inside."""
-    counts = [(len(clue_cells(instance)), "clues")]
-    if inside is not None:
-        counts.append((sum(map(sum, inside)), "cells inside"))
-    return line_page(drawing.grid_summary(instance.rows, instance.cols, counts), size=TEXT_MM,
-                     margin=MARGIN_MM, background=OUTSIDE)

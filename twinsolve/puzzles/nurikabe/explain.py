@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...explain import cellwise
 from ...explain.state import grid_state, known_cells
 from ...explain.steps import (
     BIFURCATION,
@@ -48,7 +49,7 @@ from ...explain.steps import (
 from ...search.propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Store, search
 from .generate import LEVEL_TECHNIQUES, LEVELS
 from .hand import LOOKAHEAD_TRIALS, NurikabeModel, build, shaded_first
-from .rules import Instance, clue_cells, shaded_grid, solution_from_shaded, verify
+from .rules import KEY, NAME, Instance, clue_cells, verify
 
 __all__ = ["LEVELS", "ORDER", "explain", "hint", "techniques_of"]
 
@@ -62,9 +63,7 @@ _SHADED, _UNSHADED = IS_TRUE, IS_FALSE
 
 def techniques_of(level: str | None) -> tuple[str, ...]:
     """The techniques of `level` (None or the last level: all, branching included)."""
-    if level is None or level == LEVELS[-1]:
-        return ORDER
-    return tuple(t for t in ORDER if t == "bounds" or t in LEVEL_TECHNIQUES[level])
+    return cellwise.techniques_of(level, LEVELS, ORDER, LEVEL_TECHNIQUES, always=("bounds",))
 
 
 class _CellFollows(Exception):
@@ -289,45 +288,21 @@ def _step(move: _Move, instance: Instance) -> Step:
                 move.kind)
 
 
-def _truth(instance: Instance) -> list[int]:
-    return [int(cell) for row in shaded_grid(solved(instance).solution) for cell in row]
-
-
-def _walk(walker: _Walker, truth: Sequence[int] | None) -> list[Step]:
-    steps: list[Step] = []
-    while walker.undecided():
-        move = walker.next_move()
-        if move is None:
-            if "branching" not in walker.techniques or truth is None:
-                break
-            move = walker.branch(truth)
-        steps.append(_step(move, walker.instance))
-        walker.decide(move)
-    return steps
-
-
 def explain(instance: Instance, level: str | None = None) -> Explanation:
     """The steps from the empty grid to the solution (module docstring); `NoSolution`
     when the clues have none."""
     techniques = techniques_of(level)
-    truth = _truth(instance)
     walker = _Walker(instance, techniques)
-    steps = _walk(walker, truth)
+    steps = cellwise.walk(walker, cellwise.truth(instance, KEY), "branching" in techniques, _step)
     left = walker.undecided()
     summary: tuple[str, ...] = ()
-    cols = instance.cols
     if left:
         solution = solved(instance).solution
-        summary = (f"With the {level} techniques ({', '.join(techniques)}) deduction stops "
-                   f"here: {len(left)} cells are still undecided.",)
+        summary = cellwise.stopped_summary(level, techniques, len(left))
     else:
         values = [1 if walker.known[v] == _SHADED else 0 for v in range(walker.cells)]
-        solution = solution_from_shaded(values[r * cols:(r + 1) * cols]
-                                        for r in range(instance.rows))
-        problems = verify(instance, solution)
-        if problems:  # every deduction is sound: a failure is this module's fault
-            raise AssertionError(f"nurikabe explanation decided a wrong grid: {problems[0]}")
-    return Explanation("nurikabe", tuple(steps), solution, not left, level, ORDER, summary)
+        solution = cellwise.decided_solution(instance, KEY, values, verify)
+    return Explanation(NAME, tuple(steps), solution, not left, level, ORDER, summary)
 
 
 # ---------------------------------------------------------------- hints
@@ -348,7 +323,8 @@ def hint(instance: Instance, state: dict[str, Any]) -> Step | Mistake | None:
     move = walker.next_move()
     if move is None:
         completion = _completion(instance, known)
-        move = walker.branch(completion if completion is not None else _truth(instance))
+        truth = completion if completion is not None else cellwise.truth(instance, KEY)
+        move = walker.branch(truth)
     return _step(move, instance)
 
 
@@ -374,14 +350,8 @@ def _mistake(instance: Instance, known: dict[int, int]) -> Mistake | None:
     if _completion(instance, known) is not None:
         return None
     order = sorted(known)
-    low, high = 0, len(order)  # prefix `low` has an answer, prefix `high` none
-    while high - low > 1:
-        middle = (low + high) // 2
-        if _completion(instance, {v: known[v] for v in order[:middle]}) is None:
-            high = middle
-        else:
-            low = middle
-    v = order[high - 1]
+    v = cellwise.first_mistake(order, lambda prefix: _completion(
+        instance, {w: known[w] for w in prefix}) is not None)
     key = _key(v, instance.cols)
     word = "shaded" if known[v] == _SHADED else "unshaded"
     return Mistake(key, f"{key} is not {word} in any answer that keeps the cells decided "

@@ -84,6 +84,7 @@ SHADED, UNSHADED = IS_TRUE, IS_FALSE
 TECHNIQUES = ("reach", "cuts", "shapes", "probing", "lookahead")
 LOOKAHEAD_TRIALS = 100  # trials of the lookahead at the root, at most
 FOCUS = 3  # a lookahead trial probes the cells within this many steps of its cell
+FULL_DEPTH = 8  # search probes every cell while this many decisions are open, at most
 
 
 class NurikabeModel:
@@ -115,25 +116,53 @@ class NurikabeModel:
             self.prop.enable_probing(self._frontier, shaded_first)
         self.lookahead = None
         self.near: list[int] | None = None
+        self.branches: list[int] = []  # cells branched on, in the order search chose them
+        self._around: dict[int, list[int]] = {}
         if self.probe and "lookahead" in self.techniques:
             self.lookahead = Lookahead(self.prop, self._frontier, shaded_first,
                                        LOOKAHEAD_TRIALS, self._focus)
 
     def _frontier(self, store: Store) -> list[int]:
         """The cells to probe: undecided cells beside a decided one, ascending; during a
-        lookahead trial only those near its cell (`_focus`)."""
+        lookahead trial only those near its cell (`_focus`), and in the search only those
+        near the latest branching cell (`_branched`)."""
         dom, nbrs = store.dom, self.grid.neighbours
-        cells = range(self.grid.size) if self.near is None else self.near
+        cells = self.near
+        if cells is None:
+            cells = range(self.grid.size) if not self.branches else self._branched(dom)
         return [i for i in cells
                 if dom[i] == UNDECIDED and any(dom[w] != UNDECIDED for w in nbrs[i])]
 
+    def _branched(self, dom: Sequence[int]) -> list[int]:
+        """The cells within `FOCUS` steps of the latest branching cell still decided.
+
+        Why: probing every cell at every node costs more than the nodes it saves (a node
+        of a 10x10 took 0.1 s); what a decision changes is near it. Once the search has
+        backtracked, the cells chosen below are undecided again (their trail is undone),
+        so the latest decided one is the decision being propagated. Sound whatever the
+        focus: probing only removes values that fail."""
+        while self.branches and dom[self.branches[-1]] == UNDECIDED:
+            self.branches.pop()
+        if len(self.branches) <= FULL_DEPTH:
+            return list(range(self.grid.size))
+        return self._around_cell(self.branches[-1])
+
+    def _around_cell(self, cell: int) -> list[int]:
+        near = self._around.get(cell)
+        if near is None:
+            dist = self.grid.distances([cell], max_dist=FOCUS)
+            near = self._around[cell] = [i for i, d in enumerate(dist) if d >= 0]
+        return near
+
     def _focus(self, cell: int | None) -> None:
         """A lookahead trial on `cell` probes within `FOCUS` steps of it (None: all)."""
-        if cell is None:
-            self.near = None
-            return
-        dist = self.grid.distances([cell], max_dist=FOCUS)
-        self.near = [i for i, d in enumerate(dist) if d >= 0]
+        self.near = None if cell is None else self._around_cell(cell)
+
+    def branch_order(self, store: Store, var: int) -> tuple[int, ...]:
+        """Search's value order (`shaded_first`), noting the cell branched on (`_branched`)."""
+        if var < self.grid.size:
+            self.branches.append(var)
+        return shaded_first(store, var)
 
     def settle(self) -> bool:
         """Propagation at the root, then, when it is stuck, the lookahead (at most
@@ -227,7 +256,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
         return Result.answer(Status.SOLVED, model.solution(model.store.solution()),
                              tally=Tally(1, complete=True), asked=limits,
                              stats=_stats(model, watch, 0))
-    found = search(model.prop, choose=model.choose, order=shaded_first,
+    found = search(model.prop, choose=model.choose, order=model.branch_order,
                    max_solutions=solutions_wanted(limits), keep=1,
                    node_limit=limits.node_limit, deadline=deadline)
     return _result(model, limits, found, _stats(model, watch, found.nodes))

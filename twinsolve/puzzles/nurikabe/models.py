@@ -35,7 +35,7 @@ Back-ends.
   instead); cuts, where needed, each take a fresh CP-SAT run on the grown model
   (`rounds`, `cuts` in the stats).
 - `sat`: CNF through PySAT; exactly-one and the island sizes by cardinality
-  encodings; the sea's connectivity by lazy cuts in one incremental solver:
+  encodings (and the sea's size too when it is at most a third of the grid); the sea's connectivity by lazy cuts in one incremental solver:
   solve, add the cuts the model violates (`graph_constraints.separator_cuts`
   and the islands' above), solve again, until a model needs none or UNSAT.
 
@@ -450,6 +450,12 @@ def build_sat(instance: Instance, complete: bool = False
     for block in _blocks(lay):
         enc.add([-shaded[v] for v in block])
     enc.clauses += _sea_implied(lay, shaded, lambda lit: -lit)
+    if lay.sea_size is not None and 3 * lay.sea_size <= lay.cells:
+        # A giant-island puzzle (a thin sea): its size as a cardinality, which the
+        # islands' sizes imply only through every cell's label (1030_32x32: unique in
+        # 4 s with it, not in 120 s without).
+        enc.add_at_most(shaded, lay.sea_size)
+        enc.add_at_most([-lit for lit in shaded], lay.cells - lay.sea_size)
     if lay.sea_layered or (complete and lay.sea_size is not None):
         enc.clauses += sea_layers(shaded, lay.nbrs, max(lay.sea_size - 1, 0),
                                   lambda *key: enc.var("sea", *key), lambda lit: -lit)

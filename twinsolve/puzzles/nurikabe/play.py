@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.errors import InstanceError, UsageError
-from ...core.play import Board, CellMarking, clue_number, read_cell
+from ...core.play import Board, CellMarking, ClueEditing
 from ...graphics.canvas import Drawing
 from ...graphics.layout import fit_cell
 from .picture import CELL_MM, DOT, GRID, ISLAND, MARGIN_MM, SEA
-from .rules import EMPTY, UNKNOWN, Cell, Instance, build_instance, clue_problem
+from .rules import Instance, build_instance, clue_problem
 
 __all__ = ["PLAN", "EDIT_TOKENS", "start", "apply", "board", "moves", "items", "moves_to",
            "remaining", "blank", "edit"]
@@ -51,28 +50,6 @@ def board(instance: Instance, position: dict[str, Any]) -> Board:
     return _MARKING.board(instance, position, page, (MARGIN_MM, MARGIN_MM), cell, draw_cell)
 
 
-def blank(rows: int, cols: int) -> Instance:
-    try:
-        return build_instance(rows, cols, [[EMPTY] * cols for _ in range(rows)])
-    except InstanceError as exc:
-        raise UsageError(exc.message) from None
-
-
-def edit(instance: Instance, item: str, token: str) -> Instance:
-    r, c = read_cell(item, instance.rows, instance.cols)
-    clues = [list(row) for row in instance.clues]
-    clues[r][c] = _cell_of(token, instance)
-    return build_instance(instance.rows, instance.cols, clues, instance.meta)
-
-
-def _cell_of(token: Any, instance: Instance) -> Cell:
-    """The cell an author's token names: `-`, `?` or a clue number that fits the grid."""
-    if token == "-":
-        return EMPTY
-    if token == "?":
-        return UNKNOWN
-    number = clue_number(token, "a Nurikabe cell holds '-', '?' or a clue number")
-    problem = clue_problem(number, instance.rows, instance.cols)
-    if problem:
-        raise UsageError(problem)
-    return Cell.clue(number)
+_EDITING = ClueEditing.of_cells(build_instance, "a Nurikabe cell holds '-', '?' or a clue number",
+                                clue_problem)
+blank, edit = _EDITING.blank, _EDITING.edit

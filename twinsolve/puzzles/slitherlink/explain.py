@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...explain import cellwise
 from ...explain.state import grid_state, known_cells
 from ...explain.steps import (
     BIFURCATION,
@@ -54,7 +55,7 @@ from ...search.propagate import (
 )
 from .generate import LEVEL_TECHNIQUES, LEVELS
 from .hand import TECHNIQUES, SideLayout, SlitherModel, build, on_first
-from .rules import Instance, clue_cells, inside_grid, solution_from_inside, verify
+from .rules import KEY, NAME, Instance, clue_cells, verify
 
 __all__ = ["LEVELS", "ORDER", "explain", "hint", "techniques_of"]
 
@@ -75,10 +76,8 @@ _SAYS = {
 
 
 def techniques_of(level: str | None) -> tuple[str, ...]:
-    """The techniques of `level` (None or the last level: all, branching included)."""
-    if level is None or level == LEVELS[-1]:
-        return ORDER
-    return tuple(t for t in ORDER if t in LEVEL_TECHNIQUES[level])
+    """The techniques of `level` (None: all, branching included), easiest first."""
+    return cellwise.techniques_of(level, LEVELS, ORDER, LEVEL_TECHNIQUES)
 
 
 class _CellFollows(Exception):
@@ -298,45 +297,21 @@ def _step(move: _Move, instance: Instance) -> Step:
                 move.kind)
 
 
-def _truth(instance: Instance) -> list[int]:
-    return [int(cell) for row in inside_grid(solved(instance).solution) for cell in row]
-
-
-def _walk(walker: _Walker, truth: Sequence[int] | None) -> list[Step]:
-    steps: list[Step] = []
-    while walker.undecided():
-        move = walker.next_move()
-        if move is None:
-            if not walker.branching or truth is None:
-                break
-            move = walker.branch(truth)
-        steps.append(_step(move, walker.instance))
-        walker.decide(move)
-    return steps
-
-
 def explain(instance: Instance, level: str | None = None) -> Explanation:
     """The steps from the empty grid to the solution (module docstring); `NoSolution`
     when the clues have none."""
     techniques = techniques_of(level)
-    truth = _truth(instance)
     walker = _Walker(instance, techniques)
-    steps = _walk(walker, truth)
+    steps = cellwise.walk(walker, cellwise.truth(instance, KEY), walker.branching, _step)
     left = walker.undecided()
     summary: tuple[str, ...] = ()
-    cols = instance.cols
     if left:
         solution = solved(instance).solution
-        summary = (f"With the {level} techniques ({', '.join(techniques)}) deduction stops "
-                   f"here: {len(left)} cells are still undecided.",)
+        summary = cellwise.stopped_summary(level, techniques, len(left))
     else:
         values = [1 if walker.known[v] == IS_TRUE else 0 for v in range(walker.cells)]
-        solution = solution_from_inside(values[r * cols:(r + 1) * cols]
-                                        for r in range(instance.rows))
-        problems = verify(instance, solution)
-        if problems:  # every deduction is sound: a failure is this module's fault
-            raise AssertionError(f"slitherlink explanation decided a wrong grid: {problems[0]}")
-    return Explanation("slitherlink", tuple(steps), solution, not left, level, ORDER, summary)
+        solution = cellwise.decided_solution(instance, KEY, values, verify)
+    return Explanation(NAME, tuple(steps), solution, not left, level, ORDER, summary)
 
 
 # ---------------------------------------------------------------- hints
@@ -356,7 +331,7 @@ def hint(instance: Instance, state: dict[str, Any]) -> Step | Mistake | None:
         return None
     move = walker.next_move()
     if move is None:
-        move = walker.branch(_completion(instance, known) or _truth(instance))
+        move = walker.branch(_completion(instance, known) or cellwise.truth(instance, KEY))
     return _step(move, instance)
 
 
@@ -384,16 +359,10 @@ def _mistake(instance: Instance, known: dict[tuple[int, int], int]) -> Mistake |
     order = sorted(known)
     if _completion(instance, known) is not None:
         return None
-    low, high = 0, len(order)  # prefix `low` has an answer, prefix `high` none
-    while high - low > 1:
-        middle = (low + high) // 2
-        if _completion(instance, {cell: known[cell] for cell in order[:middle]}) is None:
-            high = middle
-        else:
-            low = middle
-    r, c = order[high - 1]
+    r, c = cellwise.first_mistake(order, lambda prefix: _completion(
+        instance, {cell: known[cell] for cell in prefix}) is not None)
     word = "inside" if known[(r, c)] else "outside"
     other = "outside" if known[(r, c)] else "inside"
-    before = "" if high == 1 else " and the cells decided before it in reading order"
+    before = "" if (r, c) == order[0] else " and the cells decided before it in reading order"
     return Mistake(cell_key(r, c), f"{cell_key(r, c)} cannot be {word}: the clues{before} "
                    f"force it {other}")

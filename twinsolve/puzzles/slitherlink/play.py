@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.errors import InstanceError, UsageError
-from ...core.play import Board, CellMarking, clue_number, read_cell
+from ...core.errors import UsageError
+from ...core.play import Board, CellMarking, ClueEditing, clue_number
 from ...graphics.canvas import Drawing
 from ...graphics.layout import fit_cell
 from .picture import CELL_MM, INK, INSIDE, LOOP, MARGIN_MM, PAPER
@@ -87,21 +87,7 @@ def _draw_dots_and_clues(page: Drawing, instance: Instance, cell: float) -> None
                   size=cell * 0.55)
 
 
-def blank(rows: int, cols: int) -> Instance:
-    try:
-        return build_instance(rows, cols, [[None] * cols for _ in range(rows)])
-    except InstanceError as exc:
-        raise UsageError(exc.message) from None
-
-
-def edit(instance: Instance, item: str, token: str) -> Instance:
-    r, c = read_cell(item, instance.rows, instance.cols)
-    clues = [list(row) for row in instance.clues]
-    clues[r][c] = _clue_of(token)
-    return build_instance(instance.rows, instance.cols, clues, instance.meta)
-
-
-def _clue_of(token: Any) -> int | None:
+def _clue_of(token: Any, instance: Instance) -> int | None:
     """The clue an author's token names: `-` (none) or a number 0..4."""
     if token == "-":
         return None
@@ -110,3 +96,7 @@ def _clue_of(token: Any) -> int | None:
     if problem:
         raise UsageError(problem)
     return number
+
+
+_EDITING = ClueEditing(build_instance, None, _clue_of)
+blank, edit = _EDITING.blank, _EDITING.edit

@@ -1,192 +1,27 @@
 """Slitherlink puzzles from puzzlekit-dataset JSON, written out as instance files.
 
-Schema: `{"name": "Slitherlink", "data": {KEY: {"problem": P, "solution": S,
-"source": URL, "info": ...}}}`. `P` is a "ROWS COLS" line, then ROWS lines of
-space-separated tokens (`-` no clue, `0`-`4` a clue): the body of a
-Slitherlink file. `S` has the same header, then rows of `x` (inside the
-loop) and `-` (outside).
+Schema (`files.puzzlekit`, which reads it): `{"name": "Slitherlink", "data":
+{KEY: {"problem": P, "solution": S, "source": URL, "info": ...}}}`. `P` is a
+"ROWS COLS" line, then ROWS lines of space-separated tokens (`-` no clue,
+`0`-`4` a clue): the body of a Slitherlink file. `S` has the same header,
+then rows of `x` (inside the loop) and `-` (outside); the known solution
+becomes `expect-solution` (`{"inside": [...]}`).
 
 This reader claims a dataset whose `name` is Slitherlink (or puzzlekit's
 alias `slither`), in any case (`is_dataset`); a dataset of another puzzle
 is another reader's.
-
-Every instance keeps what the dataset knows as metadata, which the harness
-checks answers against: `source` and `info` (one line each), `expect-unique:
-true` (the dataset's puzzles have one solution each) and, when the entry has
-a solution, `expect-solution` (`{"inside": [...]}` as compact JSON). A known
-solution that fails `verify` is bad input, since it would make the harness
-call correct back-ends wrong.
-
-Any problem is an `InstanceError` naming the file: bad JSON at its line and
-column, a key or entry of the wrong kind, and a lone surrogate (`"\\ud800"`)
-in a key or a text field, which is no text (the message shows it escaped).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import re
-from collections.abc import Iterable, Iterator
-from pathlib import Path
-from typing import Any
-
-from ...core.errors import InstanceError, quoted
-from ...core.instance_file import decode
-from ...core.json_text import parse_json
-from ...files import writing
+from ...files.puzzlekit import GridDataset, file_name
 from . import rules
 
 __all__ = ["read_dataset", "is_dataset", "write_instances", "file_name", "NAMES"]
 
 NAMES = ("slitherlink", "slither")  # what a dataset's "name" may say, in any case
-_SOLUTION_TOKENS = {"x": "1", "-": "0"}
-_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
-_UNSAFE_VALUE = re.compile(r"[\s\x00-\x1f\x7f]+")  # metadata is one line per key
-_SURROGATE = re.compile(r"[\ud800-\udfff]")  # JSON pairs them, so any one left is lone
 
-
-def is_dataset(document: Any) -> bool:
-    """Whether decoded JSON is a Slitherlink dataset: a `"data"` object and the name."""
-    if not isinstance(document, dict) or not isinstance(document.get("data"), dict):
-        return False
-    name = document.get("name")
-    return isinstance(name, str) and name.strip().lower() in NAMES
-
-
-def _names_a_file(text: str) -> bool:
-    if "\n" in text or text.lstrip().startswith("{"):
-        return False
-    try:
-        return Path(text).is_file()
-    except (OSError, ValueError):  # a name too long, or with a NUL byte: not a file
-        return False
-
-
-def _load_json(path_or_text: str | os.PathLike[str],
-               source: str | None) -> tuple[Any, str | None]:
-    """The decoded JSON and the source name used in errors."""
-    if isinstance(path_or_text, os.PathLike) or (
-            isinstance(path_or_text, str) and _names_a_file(path_or_text)):
-        path = Path(path_or_text)
-        source = source or str(path)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise InstanceError(source, None, None, f"cannot read file: {exc.strerror}") from None
-        text = decode(data, source)
-    elif isinstance(path_or_text, str):
-        text = path_or_text
-    else:
-        raise InstanceError(source, None, None, "read_dataset() takes a path or JSON text")
-    return parse_json(text, source), source
-
-
-def _text_field(value: str, what: str, key: str, source: str | None) -> str:
-    """A text field as one metadata line; a lone surrogate is refused."""
-    found = _SURROGATE.search(value)
-    if found:
-        raise InstanceError(source, None, None, f"entry {quoted(key)}: {what} has a lone "
-                            f"surrogate {found.group()!r} (not valid Unicode text)")
-    return _UNSAFE_VALUE.sub(" ", value).strip()
-
-
-def _read_problem(entry: dict[str, Any], key: str, source: str | None) -> rules.Instance:
-    problem = entry.get("problem")
-    if not isinstance(problem, str):
-        raise InstanceError(source, None, None, f"entry {quoted(key)}: 'problem' must be a string")
-    try:  # NAME + " " + problem is a Slitherlink file whose lines match the problem's
-        return rules.parse(f"{rules.NAME} " + problem, source)
-    except InstanceError as exc:
-        where = f"problem line {exc.line}" if exc.line is not None else "problem"
-        raise InstanceError(source, None, None,
-                            f"entry {quoted(key)}, {where}: {exc.message}") from None
-
-
-def _read_solution(solution: Any, instance: rules.Instance, key: str,
-                   source: str | None) -> dict[str, list[str]]:
-    def bad(message: str) -> InstanceError:
-        return InstanceError(source, None, None, f"entry {quoted(key)}, solution: {message}")
-
-    if not isinstance(solution, str):
-        raise bad("must be a string")
-    lines = [line for line in solution.replace("\r\n", "\n").split("\n") if line.strip()]
-    if not lines or lines[0].split() != [str(instance.rows), str(instance.cols)]:
-        raise bad(f"must start with the line '{instance.rows} {instance.cols}'")
-    if len(lines) - 1 != instance.rows:
-        raise bad(f"has {len(lines) - 1} rows, expected {instance.rows}")
-    inside = []
-    for number, line in enumerate(lines[1:], start=2):
-        tokens = line.split()
-        if len(tokens) != instance.cols or any(t not in _SOLUTION_TOKENS for t in tokens):
-            raise bad(f"line {number} must be {instance.cols} tokens 'x' (inside) or '-'")
-        inside.append("".join(_SOLUTION_TOKENS[t] for t in tokens))
-    known = {"inside": inside}
-    problems = rules.verify(instance, known)
-    if problems:
-        raise bad(f"breaks the rules: {problems[0]}")
-    return known
-
-
-def _read_entry(key: str, entry: Any, source: str | None) -> rules.Instance:
-    _text_field(key, "the key", key, source)
-    if not isinstance(entry, dict):
-        raise InstanceError(source, None, None, f"entry {quoted(key)} must be an object")
-    instance = _read_problem(entry, key, source)
-    meta: list[tuple[str, str]] = []
-    for name in ("source", "info"):
-        value = entry.get(name)
-        if isinstance(value, str) and _text_field(value, repr(name), key, source):
-            meta.append((name, _text_field(value, repr(name), key, source)))
-    meta.append(("expect-unique", "true"))
-    if entry.get("solution") not in (None, ""):
-        known = _read_solution(entry["solution"], instance, key, source)
-        meta.append(("expect-solution", json.dumps(known, separators=(",", ":"))))
-    return rules.Instance(instance.rows, instance.cols, instance.clues, tuple(meta))
-
-
-def read_dataset(path_or_text: str | os.PathLike[str],
-                 source: str | None = None) -> list[tuple[str, rules.Instance]]:
-    """`(key, instance)` pairs in the file's order, from a path or from JSON text.
-
-    Any problem is an `InstanceError` naming the file and the entry's key.
-    """
-    document, source = _load_json(path_or_text, source)
-    data = document.get("data") if isinstance(document, dict) else None
-    if not isinstance(data, dict):
-        raise InstanceError(source, None, None,
-                            'expected a JSON object with "data": {KEY: {"problem": ...}}')
-    if not data:
-        raise InstanceError(source, None, None, 'the dataset has no entries under "data"')
-    return [(key, _read_entry(key, entry, source)) for key, entry in data.items()]
-
-
-def file_name(key: str) -> str:
-    """A safe file name for an entry key: no folders, no hidden files.
-
-    >>> file_name("100_30x45"), file_name("../x y")
-    ('100_30x45.txt', 'x_y.txt')
-    """
-    stem = _UNSAFE_NAME.sub("_", key).lstrip("._") or "puzzle"
-    return stem + ".txt"
-
-
-def write_instances(pairs: Iterable[tuple[str, rules.Instance]],
-                    out_dir: str | os.PathLike[str]) -> list[Path]:
-    """Write each instance to `<out_dir>/<key>.txt` (see `file_name`); the paths written.
-
-    Keys that collide once made safe get `-2`, `-3`, ... suffixes, in order.
-    """
-    return writing.write_instances(out_dir, _distinct_names(pairs))
-
-
-def _distinct_names(pairs: Iterable[tuple[str, rules.Instance]]
-                    ) -> Iterator[tuple[str, rules.Instance]]:
-    used: set[str] = set()
-    for key, instance in pairs:
-        name = file_name(key)
-        stem, suffix = name[:-4], 2
-        while name.lower() in used:  # lower(): case-insensitive file systems
-            name, suffix = f"{stem}-{suffix}.txt", suffix + 1
-        used.add(name.lower())
-        yield name, instance
+_DATASET = GridDataset(rules.NAME, NAMES, rules.KEY, rules.parse, rules.verify)
+is_dataset = _DATASET.is_dataset
+read_dataset = _DATASET.read_dataset
+write_instances = _DATASET.write_instances

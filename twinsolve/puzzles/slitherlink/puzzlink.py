@@ -21,19 +21,16 @@ puzzles' readers get theirs.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 
-from ...core.errors import InstanceError, quoted
+from ...files.puzzlink import SKIP_FIRST, UrlFormat, UrlReader, encode_body
 from . import rules
 
 __all__ = ["decode_url", "encode_url", "is_url", "TYPE_NAMES"]
 
 TYPE_NAMES = ("slither", "slitherlink")
 
-_URL = re.compile(r"(?:https?://)?(?:www\.)?(?:puzz\.link|pzv\.jp|pzprxs\.vercel\.app)"
-                  r"/p(?:\.html)?\?(?P<query>.*)", re.IGNORECASE | re.DOTALL)
-_SKIP_FIRST = ord("g")  # 'g' skips 1 cell ... 'z' skips 20
-_MAX_SKIP = 20
+_FORMAT = UrlFormat(TYPE_NAMES, "Slitherlink", rules.MAX_SIDE)
 _FOLLOWED = ("01234", "56789", "abcde")  # a clue, and 0, 1 or 2 empty cells after it
 
 
@@ -43,57 +40,19 @@ def is_url(text: str) -> bool:
     >>> is_url("https://puzz.link/p?slither/3/2/h3i"), is_url("https://puzz.link/p?cave/3/2/h3i")
     (True, False)
     """
-    if not isinstance(text, str):
-        return False
-    match = _URL.fullmatch(text.strip())
-    return match is not None and match.group("query").split("/", 1)[0].lower() in TYPE_NAMES
+    return _FORMAT.is_url(text)
 
 
-class _Reader:
-    """Turns problems into `InstanceError`s at a 1-based column of the original URL."""
-
-    def __init__(self, source: str | None, line: int | None, offset: int) -> None:
-        self.source, self.line, self.offset = source, line, offset
-
-    def error(self, index: int | None, message: str) -> InstanceError:
-        column = None if index is None else self.offset + index + 1
-        return InstanceError(self.source, self.line, column, message)
-
-
-def _read_size(reader: _Reader, text: str, index: int, what: str) -> int:
-    value = int(text) if re.fullmatch(r"[0-9]{1,6}", text) else None
-    if value is None or not 1 <= value <= rules.MAX_SIDE:
-        raise reader.error(index, f"{what} must be a whole number 1..{rules.MAX_SIDE}, "
-                           f"got {quoted(text)}")
-    return value
-
-
-def _split_query(reader: _Reader, query: str) -> tuple[int, int, str, int]:
-    """(rows, cols, body, index of the body in the query) from `TYPE/COLS/ROWS/BODY`."""
-    parts = query.split("/", 3)
-    kind = parts[0]
-    if kind.lower() not in TYPE_NAMES:
-        raise reader.error(0, f"puzzle type {quoted(kind)} is not Slitherlink (expected one "
-                           f"of {', '.join(TYPE_NAMES)})")
-    if len(parts) < 3:
-        raise reader.error(len(query), "missing size: expected TYPE/COLS/ROWS/BODY")
-    cols_at = len(kind) + 1
-    rows_at = cols_at + len(parts[1]) + 1
-    cols = _read_size(reader, parts[1], cols_at, "COLS")
-    rows = _read_size(reader, parts[2], rows_at, "ROWS")
-    body = parts[3] if len(parts) > 3 else ""
-    return rows, cols, body, rows_at + len(parts[2]) + 1
-
-
-def _read_body(reader: _Reader, body: str, total: int) -> list[int | None]:
+def _read_body(reader: UrlReader, body: str, rows: int, cols: int) -> list[int | None]:
     """The clues in row-major order (None: no clue)."""
+    total = rows * cols
     cells: list[int | None] = []
     for index, char in enumerate(body):
         if len(cells) >= total:
             raise reader.error(index, f"too many cells: the body continues after all "
                                f"{total} cells ({body[index:index + 10]!r}...)")
         if "g" <= char <= "z":
-            run = [None] * (ord(char) - _SKIP_FIRST + 1)
+            run = [None] * (ord(char) - SKIP_FIRST + 1)
         elif char == ".":
             run = [None]
         else:
@@ -118,19 +77,20 @@ def decode_url(url: str, source: str | None = None, line: int | None = 1) -> rul
     >>> decode_url("https://puzz.link/p?slither/3/2/h3i").clues
     ((None, None, 3), (None, None, None))
     """
-    if not isinstance(url, str):
-        raise InstanceError(source, line, None, "a puzz.link URL must be text")
-    stripped = url.strip()
-    match = _URL.fullmatch(stripped)
-    if match is None:
-        raise InstanceError(source, line, 1 if stripped else None, "not a puzz.link URL "
-                            "(expected https://puzz.link/p?slither/COLS/ROWS/...)")
-    leading = len(url) - len(url.lstrip())
-    reader = _Reader(source, line, leading + match.start("query"))
-    rows, cols, body, body_at = _split_query(reader, match.group("query"))
-    cells = _read_body(_Reader(source, line, reader.offset + body_at), body, rows * cols)
-    grid = [cells[r * cols:(r + 1) * cols] for r in range(rows)]
+    rows, cols, grid, stripped = _FORMAT.decode(url, source, line, _read_body)
     return rules.build_instance(rows, cols, grid, (("source", stripped),), source, line)
+
+
+def _token(cells: Sequence[int | None], index: int) -> tuple[str, int]:
+    """A clue and the empty cells its character takes with it (at most 2)."""
+    clue = cells[index]
+    if clue is None:
+        return "", 1
+    empties = 0
+    while empties < 2 and index + 1 + empties < len(cells) \
+            and cells[index + 1 + empties] is None:
+        empties += 1
+    return _FOLLOWED[empties][clue], 1 + empties
 
 
 def encode_url(instance: rules.Instance) -> str:
@@ -142,26 +102,4 @@ def encode_url(instance: rules.Instance) -> str:
     'https://puzz.link/p?slither/5/1/d5'
     """
     cells = [clue for row in instance.clues for clue in row]
-    out: list[str] = []
-    empty_run, index = 0, 0
-    while index < len(cells):
-        clue = cells[index]
-        if clue is None:
-            empty_run += 1
-            if empty_run == _MAX_SKIP:
-                out.append(chr(_SKIP_FIRST + empty_run - 1))
-                empty_run = 0
-            index += 1
-            continue
-        if empty_run:
-            out.append(chr(_SKIP_FIRST + empty_run - 1))
-            empty_run = 0
-        empties = 0  # the empty cells the clue's character takes with it, at most 2
-        while empties < 2 and index + 1 + empties < len(cells) \
-                and cells[index + 1 + empties] is None:
-            empties += 1
-        out.append(_FOLLOWED[empties][clue])
-        index += 1 + empties
-    if empty_run:
-        out.append(chr(_SKIP_FIRST + empty_run - 1))
-    return f"https://puzz.link/p?slither/{instance.cols}/{instance.rows}/{''.join(out)}"
+    return _FORMAT.url(instance.rows, instance.cols, encode_body(cells, _token))

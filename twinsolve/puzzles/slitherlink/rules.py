@@ -32,7 +32,6 @@ Simon Tatham's "Loopy".
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -41,9 +40,19 @@ import numpy as np
 from rich.text import Text
 
 from ...core import drawing
-from ...core.errors import InstanceError, quoted
-from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
-from ...core.limits import LimitHit, Limits, Poller
+from ...core.clue_grid import (
+    MAX_SIDE,
+    AnswerKey,
+    ClueGrid,
+    brute_answer,
+    checked_grid,
+    format_grid,
+    read_header,
+    read_rows,
+)
+from ...core.errors import quoted
+from ...core.instance_file import Layout, Metadata, read_layout
+from ...core.limits import Limits, Poller
 from ...core.result import Result, Status, Stopwatch, Tally, solutions_wanted
 
 __all__ = ["NAME", "Instance", "MAX_SIDE", "MAX_CLUE", "BRUTE_MAX_CELLS", "Sides", "parse",
@@ -52,32 +61,20 @@ __all__ = ["NAME", "Instance", "MAX_SIDE", "MAX_CLUE", "BRUTE_MAX_CELLS", "Sides
            "inside_from_sides", "side_count", "loop_problems"]
 
 NAME = "slitherlink"
-MAX_SIDE = 200
+KEY = AnswerKey("inside")  # the solution key: 1 = inside the loop
 MAX_CLUE = 4
 BRUTE_MAX_CELLS = 20
-_TOKEN = re.compile(r"\S+")
 _CHUNK = 1 << 14  # masks brute force checks at once
 
 
 @dataclass(frozen=True)
-class Instance:
+class Instance(ClueGrid):
     """A grid of clues: `clues[r][c]` is the number of sides of cell (r, c) on the loop,
     or None for a cell without a clue."""
 
     PUZZLE: ClassVar[str] = NAME
 
-    rows: int
-    cols: int
     clues: tuple[tuple[int | None, ...], ...]
-    meta: Metadata = ()
-
-    @property
-    def cells(self) -> int:
-        return self.rows * self.cols
-
-    @property
-    def variant(self) -> str:
-        return "plain"
 
 
 def clue_cells(instance: Instance) -> list[tuple[int, int, int]]:
@@ -93,10 +90,12 @@ def clue_problem(number: int) -> str | None:
     return None
 
 
-def _size_problem(value: int, what: str) -> str | None:
-    if not 1 <= value <= MAX_SIDE:
-        return f"{what} must be a whole number 1..{MAX_SIDE}, got {value}"
-    return None
+def _cell_problem(clue: Any) -> str | None:
+    if clue is None:
+        return None
+    if type(clue) is not int:
+        return "not a clue"
+    return clue_problem(clue)
 
 
 def build_instance(rows: int, cols: int, clues: Iterable[Iterable[int | None]],
@@ -107,35 +106,11 @@ def build_instance(rows: int, cols: int, clues: Iterable[Iterable[int | None]],
     Importers use it so that every instance obeys the same limits; a problem
     is an `InstanceError` at `source`:`line` naming the row and column.
     """
-    for value, what in ((rows, "ROWS"), (cols, "COLS")):
-        problem = _size_problem(value, what)
-        if problem:
-            raise InstanceError(source, line, None, problem)
-    grid = tuple(tuple(row) for row in clues)
-    if len(grid) != rows or any(len(row) != cols for row in grid):
-        raise InstanceError(source, line, None, f"clue grid is not {rows} x {cols}")
-    for r, row in enumerate(grid):
-        for c, clue in enumerate(row):
-            if clue is None:
-                continue
-            if type(clue) is not int:
-                raise InstanceError(source, line, None, f"row {r} column {c}: not a clue")
-            problem = clue_problem(clue)
-            if problem:
-                raise InstanceError(source, line, None, f"row {r} column {c}: {problem}")
+    grid = checked_grid(rows, cols, clues, _cell_problem, source, line)
     return Instance(rows, cols, grid, tuple(meta))
 
 
 # ---------------------------------------------------------------- parsing
-
-def _read_header(layout: Layout) -> tuple[int, int]:
-    usage = f"{NAME} ROWS COLS"
-    rows, cols, rest = layout.grid_header(NAME, usage, MAX_SIDE)
-    if rest:
-        raise layout.header_error(f"header must be exactly '{usage}', got "
-                                  f"{quoted(' '.join(layout.header))}")
-    return rows, cols
-
 
 def _read_token(layout: Layout, line: int, column: int, token: str) -> int | None:
     if token == "-":
@@ -157,54 +132,20 @@ def parse(text: str, source: str | None = None) -> Instance:
     ((None, 2, None), (3, None, 0))
     """
     layout = read_layout(text, source)
-    rows, cols = _read_header(layout)
-    grid = []
-    for line in layout.body:  # line by line: the first problem reported is the first one
-        if len(grid) == rows:
-            raise layout.error(line.number, 1, f"more than {rows} rows of clues")
-        tokens = list(_TOKEN.finditer(line.text))
-        if len(tokens) != cols:
-            column = tokens[cols].start() + 1 if len(tokens) > cols else None
-            raise layout.error(line.number, column,
-                               f"row has {len(tokens)} tokens, expected {cols}")
-        grid.append(tuple(_read_token(layout, line.number, match.start() + 1, match.group())
-                          for match in tokens))
-    if len(grid) < rows:
-        last = layout.body[-1].number if layout.body else layout.header_line
-        raise layout.error(last, None, f"expected {rows} rows of clues, found {len(grid)}")
-    return Instance(rows, cols, tuple(grid), layout.metadata)
+    rows, cols = read_header(layout, NAME)
+    grid = read_rows(layout, rows, cols,
+                     lambda line, column, token: _read_token(layout, line, column, token))
+    return Instance(rows, cols, grid, layout.metadata)
 
 
 def format(instance: Instance) -> str:  # noqa: A001 - the contract's name
-    rows = "".join(" ".join("-" if clue is None else str(clue) for clue in row) + "\n"
-                   for row in instance.clues)
-    return format_metadata(instance.meta) + f"{NAME} {instance.rows} {instance.cols}\n" + rows
+    return format_grid(NAME, instance, lambda clue: "-" if clue is None else str(clue))
 
 
 # ---------------------------------------------------------------- solutions
 
-def solution_from_inside(grid: Iterable[Iterable[Any]]) -> dict[str, list[str]]:
-    """`{"inside": [...]}` from rows of truthy / falsy values.
-
-    >>> solution_from_inside([[True, False], [0, 1]])
-    {'inside': ['10', '01']}
-    """
-    return {"inside": ["".join("1" if value else "0" for value in row) for row in grid]}
-
-
-def inside_grid(solution: Any) -> tuple[tuple[bool, ...], ...]:
-    """The rows of a `{"inside": [...]}` solution as Booleans; ValueError if malformed.
-
-    Shape is not checked against any instance (`verify` does that).
-    """
-    if not isinstance(solution, dict) or not isinstance(solution.get("inside"), list):
-        raise ValueError('solution must be {"inside": [row strings of 0 and 1]}')
-    grid = []
-    for r, row in enumerate(solution["inside"]):
-        if not isinstance(row, str) or any(ch not in "01" for ch in row):
-            raise ValueError(f"inside row {r} must be a string of 0 and 1, got {quoted(row)}")
-        grid.append(tuple(ch == "1" for ch in row))
-    return tuple(grid)
+solution_from_inside = KEY.solution
+inside_grid = KEY.grid
 
 
 @dataclass(frozen=True)
@@ -324,22 +265,9 @@ def loop_problems(sides: Sides) -> list[str]:
     return problems
 
 
-def _shape_problems(instance: Instance, solution: Any) -> tuple[tuple | None, list[str]]:
-    try:
-        grid = inside_grid(solution)
-    except ValueError as exc:
-        return None, [str(exc)]
-    if len(grid) != instance.rows:
-        return None, [f"inside has {len(grid)} rows, expected {instance.rows}"]
-    for r, row in enumerate(grid):
-        if len(row) != instance.cols:
-            return None, [f"inside row {r} has {len(row)} cells, expected {instance.cols}"]
-    return grid, []
-
-
 def verify(instance: Instance, solution: Any) -> list[str]:
     """Check every rule literally on the loop the inside cells give; [] if valid."""
-    inside, problems = _shape_problems(instance, solution)
+    inside, problems = KEY.shape(instance, solution)
     if inside is None:
         return problems
     sides = loop_sides(inside)
@@ -364,7 +292,7 @@ def render(instance: Instance, solution: dict[str, Any] | None = None,
     `solution` is given (inside cells shaded); no line wider than `width`, else a
     summary (`core.drawing`)."""
     sides = inside = None
-    if solution is not None and not _shape_problems(instance, solution)[1]:
+    if solution is not None and not KEY.shape(instance, solution)[1]:
         inside = inside_grid(solution)
         sides = loop_sides(inside)
     rows, cols = instance.rows, instance.cols
@@ -452,16 +380,5 @@ def brute(instance: Instance, limits: Limits) -> Result:
         if wanted is not None and found >= wanted:
             break
     tally = Tally.of_search(found, wanted, stopped=stopped is not None)
-    return _brute_result(instance, limits, first, tally, stopped, watch.stats(nodes=nodes))
+    return brute_answer(instance, limits, KEY, first, tally, stopped, watch.stats(nodes=nodes))
 
-
-def _brute_result(instance: Instance, limits: Limits, first: int | None, tally: Tally,
-                  stopped: LimitHit | None, stats) -> Result:
-    message = f"brute stopped: {stopped} limit" if stopped else None
-    if first is None:
-        status = Status.UNSAT if tally.complete else Status.TIMEOUT
-        return Result.answer(status, tally=tally, asked=limits, stats=stats, message=message)
-    cols = instance.cols
-    grid = [[first >> (r * cols + c) & 1 for c in range(cols)] for r in range(instance.rows)]
-    return Result.answer(Status.SOLVED, solution_from_inside(grid), tally=tally, asked=limits,
-                         stats=stats, message=message)

@@ -1,0 +1,100 @@
+"""Explanations whose items are the cells of a grid answer key (`core.clue_grid.AnswerKey`).
+
+Rules. A step decides cells (`r3c7`: 1 in, 0 out); the explanation runs
+until no technique of the level decides another cell; branching, where the
+level has it, takes the first undecided cell the verified answer (`truth`)
+decides; the cells decided at the end are the answer, checked by the
+puzzle's `verify` (every deduction is sound, so a failure is the
+explainer's fault, said as such). A hint's mistake is the first decided
+cell in reading order after which the decided cells have no answer in
+common: a binary search over reading-order prefixes.
+
+The idea: what the puzzles' explainers share, the frame around their own
+reasoning, is here once; each puzzle's `explain.py` keeps its techniques
+and its sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+from ..core.clue_grid import AnswerKey, ClueGrid
+from .steps import Step, solved
+
+__all__ = ["techniques_of", "truth", "walk", "stopped_summary", "decided_solution",
+           "first_mistake"]
+
+T = TypeVar("T")
+
+
+def techniques_of(level: str | None, levels: Sequence[str], order: tuple[str, ...],
+                  level_techniques: Mapping[str, Sequence[str]],
+                  always: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The techniques of `level` (None or the last level: all of `order`, branching
+    included), easiest first; `always` are on at every level."""
+    if level is None or level == levels[-1]:
+        return order
+    return tuple(t for t in order if t in always or t in level_techniques[level])
+
+
+def truth(instance: ClueGrid, key: AnswerKey) -> list[int]:
+    """Every cell's value in the verified `hand` solution (`NoSolution` when none)."""
+    return [int(cell) for row in key.grid(solved(instance).solution) for cell in row]
+
+
+class Walker(Protocol):
+    instance: Any
+
+    def undecided(self) -> list[int]: ...
+    def next_move(self) -> Any: ...
+    def branch(self, truth: Sequence[int]) -> Any: ...
+    def decide(self, move: Any) -> None: ...
+
+
+def walk(walker: Walker, truth: Sequence[int] | None, branching: bool,
+         step: Callable[[Any, Any], Step]) -> list[Step]:
+    """Every step from the walker's position: its next move while it has one, then (with
+    `branching` and a `truth`) a branch on the answer, until no cell is undecided."""
+    steps: list[Step] = []
+    while walker.undecided():
+        move = walker.next_move()
+        if move is None:
+            if not branching or truth is None:
+                break
+            move = walker.branch(truth)
+        steps.append(step(move, walker.instance))
+        walker.decide(move)
+    return steps
+
+
+def stopped_summary(level: str | None, techniques: Sequence[str], left: int) -> tuple[str, ...]:
+    """What an explanation that stops before the answer says."""
+    return (f"With the {level} techniques ({', '.join(techniques)}) deduction stops here: "
+            f"{left} cells are still undecided.",)
+
+
+def decided_solution(instance: ClueGrid, key: AnswerKey, values: Sequence[int],
+                     verify: Callable[[Any, Any], list[str]]) -> dict[str, list[str]]:
+    """The cells the steps decided (1 in, 0 out, row-major) as a solution that passes
+    `verify` (they are sound, so it does; a failure is the explainer's fault)."""
+    cols = instance.cols
+    solution = key.solution(values[r * cols:(r + 1) * cols] for r in range(instance.rows))
+    problems = verify(instance, solution)
+    if problems:
+        raise AssertionError(f"{instance.PUZZLE} explanation decided a wrong grid: "
+                             f"{problems[0]}")
+    return solution
+
+
+def first_mistake(order: Sequence[T], has_answer: Callable[[Sequence[T]], bool]) -> T:
+    """The first item of `order` after which its prefix has no answer, when the whole of it
+    has none (a binary search over the prefixes: the empty one has an answer)."""
+    low, high = 0, len(order)  # prefix `low` has an answer, prefix `high` none
+    while high - low > 1:
+        middle = (low + high) // 2
+        if has_answer(order[:middle]):
+            low = middle
+        else:
+            high = middle
+    return order[high - 1]
