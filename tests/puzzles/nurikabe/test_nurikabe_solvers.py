@@ -24,10 +24,10 @@ from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
-from twinsolve.search.propagate import LimitReached
 from twinsolve.puzzles.nurikabe import hand
 from twinsolve.puzzles.nurikabe import puzzlekit as dataset
 from twinsolve.puzzles.nurikabe import rules as nurikabe
+from twinsolve.search.propagate import LimitReached
 
 BACKENDS = ("hand", "sat", "cpsat")
 PARTS = 8

@@ -190,7 +190,8 @@ DRAWS = 8                 # boards one attempt draws before it gives up
 ATTEMPTS = 100            # tries per puzzle the driver makes (800 boards) before giving up
 # The graded sets in instances/lightsout/graded/ (`python -m twinsolve.generation.shipped`).
 SHIPPED = (Shipped("easy", (10, 10), 2), Shipped("medium", (5, 5), 2),
-           Shipped("hard", (5, 5), 2), Shipped("hard", (10, 10), 1, options=(("variant", "torus"),)),
+           Shipped("hard", (5, 5), 2),
+           Shipped("hard", (10, 10), 1, options=(("variant", "torus"),)),
            Shipped("medium", (5, 5), 1, options=(("modulus", 3),)))
 TECHNIQUES = {"easy": ["chase"], "medium": ["chase", "walk"],
               "hard": ["chase", "walk", "exhaustive"]}

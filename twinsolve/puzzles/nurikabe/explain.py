@@ -275,6 +275,8 @@ def _said(rule: Any, instance: Instance) -> tuple[str, str]:
     return {
         "NoUniformBlock": ("no 2x2 block is all shaded", ""),
         "RegionConnected": ("the shaded cells form one connected region", ""),
+        "_SeaSize": ("the islands take as many cells as their numbers say, the rest "
+                     "is shaded", ""),
         "_Link": ("unshaded neighbours share their island, and a cell no island can "
                   "take is shaded", ""),
     }.get(name, ("the clues and the cells decided so far leave one way", ""))

@@ -4,7 +4,8 @@ Levels (`grade`), defined as in Simon Tatham's collection by what the hand
 solver (`hand.py`) may use, each level adding to the one before:
 
 - easy: the island bounds (complete islands walled in, cells between two
-  islands or overfilling one shaded, pools, the sea connected), `reach`
+  islands or overfilling one shaded, pools, the sea connected and its size:
+  the cells the numbers leave), `reach`
   (cells no island can reach are shaded) and `cuts` (articulation forcing:
   a cell an island cannot grow to its size without is unshaded, one the sea
   cannot stay connected without is shaded);

@@ -19,6 +19,8 @@ its `Propagator`, cheapest first:
   by sea, a cell that would join two islands or overfill one is shaded;
   the sea connected (a shaded cell walled off from the others is a
   contradiction, an undecided cell that reaches no shaded cell unshaded);
+  the sea's size, when every clue has a number (with that many shaded cells
+  the rest is unshaded, with that many shaded and undecided all are shaded);
 - `reach`: cells no island can reach within the cells it still needs are
   shaded (land no island reaches is a contradiction);
 - `cuts`: articulation forcing, for the sea (an undecided cell whose loss
@@ -30,7 +32,9 @@ its `Propagator`, cheapest first:
 - `probing` (option `probe`, on by default): the engine's failed-literal
   probing on the undecided cells beside a decided one, shaded first: a
   value whose propagation fails is removed. Trials are counted apart, as
-  `probes`, not as search nodes.
+  `probes`, not as search nodes. In the search, every such cell while at
+  most `FULL_DEPTH` decisions are open, below that only those within
+  `FOCUS` steps of the latest decision (`NurikabeModel._branched`).
 - `lookahead` (with probing): once the root is stuck, the same trials one
   level deeper (`search.lookahead`): each propagates with probing, so a
   value falls when every way probing continues from it fails; at most

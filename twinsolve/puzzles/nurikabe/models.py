@@ -35,9 +35,10 @@ Back-ends.
   instead); cuts, where needed, each take a fresh CP-SAT run on the grown model
   (`rounds`, `cuts` in the stats).
 - `sat`: CNF through PySAT; exactly-one and the island sizes by cardinality
-  encodings (and the sea's size too when it is at most a third of the grid); the sea's connectivity by lazy cuts in one incremental solver:
-  solve, add the cuts the model violates (`graph_constraints.separator_cuts`
-  and the islands' above), solve again, until a model needs none or UNSAT.
+  encodings (and the sea's size too when it is at most a third of the grid);
+  the sea's connectivity by lazy cuts in one incremental solver: solve, add
+  the cuts the model violates (`graph_constraints.separator_cuts` and the
+  islands' above), solve again, until a model needs none or UNSAT.
 
 `--unique`: forbid the shading found and search again, cuts included;
 `--count`: the same to the end. The labels are fixed by the shading in a
