@@ -490,6 +490,9 @@ def build_parser(generating: str | None = None, helping: bool = False
     export.add_argument("--wcnf", metavar="FILE", help="DIMACS WCNF (MaxSAT) with the objective")
     export.add_argument("--cpsat", metavar="FILE",
                         help="CP-SAT model protobuf (text if FILE ends in txt)")
+    export.add_argument("--url", metavar="FILE",
+                        help="the puzz.link URL, one line ('-': standard output), for the "
+                             "puzzles that read URLs")
 
     new = commands.add_parser("new", help="a plugin package to start your own puzzle from",
                               description="Write a complete, installable plugin package for "
@@ -1185,9 +1188,14 @@ def cmd_new(args: argparse.Namespace, console: Console) -> int:
 def cmd_export(args: argparse.Namespace, console: Console) -> int:
     from .models import export
 
-    if not (args.cnf or args.wcnf or args.cpsat):
-        raise UsageError("export needs at least one of --cnf FILE, --wcnf FILE, --cpsat FILE")
+    if not (args.cnf or args.wcnf or args.cpsat or args.url):
+        raise UsageError("export needs at least one of --cnf FILE, --wcnf FILE, --cpsat FILE, "
+                         "--url FILE")
     source, instance = _one_instance(args.instance)
+    if args.url:
+        _export_url(instance, args.url, console)
+        if not (args.cnf or args.wcnf or args.cpsat):
+            return 0
     big = too_large(instance)
     if big:  # an encoding has a variable per cell: 10^10 of them would not fit either
         raise UsageError(f"{source}: {big}; its encodings would be as large")
@@ -1206,6 +1214,22 @@ def cmd_export(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _export_url(instance: Any, path: str, console: Console) -> None:
+    """The instance's puzz.link URL to `path` (`-`: standard output), or one line naming
+    the puzzles that have URLs when its puzzle has none."""
+    from .files.atomic import STDOUT, write_text
+
+    entry = puzzle_of(instance)
+    if not registry.has(entry, "url_reader"):
+        readers = [other.name for other in registry.puzzles()
+                   if registry.has(other, "url_reader")]
+        raise UsageError(f"{entry.name} has no puzz.link URL (URLs: {', '.join(readers)})")
+    url = registry.capability(entry, "url_reader").encode_url(instance)
+    write_text(path, url + "\n")
+    if path != STDOUT:
+        console.print(f"wrote {path}")
+
+
 _COMMANDS = {"list": lambda args, console: cmd_list(console), "solve": cmd_solve,
              "bench": cmd_bench, "report": cmd_report, "generate": cmd_generate,
              "grade": cmd_grade, "play": cmd_play, "import": cmd_import,
@@ -1218,7 +1242,7 @@ _COMMANDS = {"list": lambda args, console: cmd_list(console), "solve": cmd_solve
 # own lines then go to stderr. `solve` prints its answers there, `play` its turns.
 _OUTPUT_FILES = {"solve": ("svg", "png", "pdf"), "sheet": ("out",), "generate": ("sheet",),
                  "explain": ("svg", "pdf"),
-                 "play": ("record", "html"), "export": ("cnf", "wcnf", "cpsat"),
+                 "play": ("record", "html"), "export": ("cnf", "wcnf", "cpsat", "url"),
                  "report": ("html", "csv", "json", "markdown", "latex", "solutions")}
 _OUTPUT_FOLDERS = {"render": ("out",), "generate": ("out",), "import": ("out",),
                    "report": ("plots", "benchexec")}

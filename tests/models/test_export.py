@@ -98,3 +98,23 @@ def test_cmd_backend_unsat_answers_unique_and_count_like_the_others():
     result = run(stuck, f"cmd:{FAKE_SOLVER}", asked)
     assert result.status is oracle.status is Status.UNSAT
     assert (result.unique, result.count) == (oracle.unique, oracle.count) == (False, 0)
+
+
+@pytest.mark.parametrize("folder", ["cave", "slitherlink", "nurikabe"])
+def test_export_url_writes_the_link_that_reads_back_to_the_same_puzzle(tmp_path, cli, folder):
+    source = sorted((ROOT / "instances" / folder).glob("*.txt"))[0]
+    proc = cli("export", source, "--url", tmp_path / "link.txt")
+    assert proc.returncode == 0 and "wrote" in proc.stdout, proc.stderr
+    url = (tmp_path / "link.txt").read_text()
+    assert url.startswith("https://puzz.link/p?") and url.endswith("\n")
+    assert twinsolve.load(url.strip()).clues == twinsolve.load(source).clues
+    printed = cli("export", source, "--url", "-")
+    assert printed.returncode == 0 and printed.stdout == url
+
+
+def test_export_url_of_a_puzzle_without_links_is_one_line(tmp_path, cli):
+    board = ROOT / "instances" / "lightsout" / "all-on-05x05.txt"
+    proc = cli("export", board, "--url", tmp_path / "link.txt")
+    assert proc.returncode == 2 and not (tmp_path / "link.txt").exists()
+    assert proc.stderr.strip().endswith("(URLs: cave, nurikabe, slitherlink)")
+    assert len(proc.stderr.strip().splitlines()) == 1
