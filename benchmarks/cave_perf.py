@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import time
@@ -47,6 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks.clue_grid_perf import corpus_dataset, problem_lines
 from twinsolve.core.errors import InstanceError, UsageError
 from twinsolve.core.limits import Limits
 from twinsolve.core.registry import parse_backend_spec, puzzle
@@ -67,9 +67,7 @@ PEERS = ("puzzlekit",)  # back-ends that solve but cannot prove uniqueness
 
 def default_dataset() -> Path:
     """The corpus's janko set: $TWINSOLVE_CORPUS or `shared/corpus` beside the project."""
-    root = Path(__file__).resolve().parents[1]
-    corpus = Path(os.environ.get("TWINSOLVE_CORPUS", root.parent / "shared" / "corpus"))
-    return corpus / "cave" / "janko-dev.json"
+    return corpus_dataset("cave")
 
 
 def _is_peer(spec: str) -> bool:
@@ -172,10 +170,7 @@ def report(table: Sequence[BackendRuns], total: int) -> str:
         node_ratio = _ratio(_median(a.nodes(common)), _median(b.nodes(common)))
         lines.append(f"  {a.spec} / {b.spec}: time {time_ratio}, nodes {node_ratio}"
                      f"  ({len(common)} puzzles)")
-    for runs in table:
-        lines += [f"WRONG {runs.spec} {key}: {why}" for key, why in runs.wrong.items()]
-        lines += [f"unsolved {runs.spec} {key}: {why}" for key, why in runs.other.items()]
-    return "\n".join(lines)
+    return "\n".join(lines + problem_lines(table))
 
 
 def _arguments(argv: Sequence[str] | None, prog: str) -> argparse.Namespace:

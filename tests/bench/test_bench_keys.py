@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import in_process, twinsolve
+from schema_1 import schema_1_database
 
 from twinsolve.bench.database import ResultsDatabase
 from twinsolve.bench.plan import Budget
@@ -127,18 +128,8 @@ def test_the_suite_root_not_the_spelling_of_the_path_names_a_task(suite, tmp_pat
     assert again.resumed == 2
 
 
-# A results database as twinsolve wrote it before runs were keyed by file and limits.
-_SCHEMA_1 = """
-CREATE TABLE sessions (id INTEGER PRIMARY KEY, started TEXT, twinsolve TEXT, git_commit TEXT,
-    python TEXT, ortools TEXT, python_sat TEXT, host TEXT, cpu TEXT, platform TEXT, argv TEXT,
-    jobs INTEGER, timeout_s REAL, memory_mb INTEGER, executor TEXT);
-CREATE TABLE runs (id INTEGER PRIMARY KEY, session_id INTEGER REFERENCES sessions(id),
-    instance_hash TEXT NOT NULL, backend TEXT NOT NULL, options TEXT NOT NULL,
-    seed INTEGER NOT NULL, instance_path TEXT NOT NULL, puzzle TEXT NOT NULL,
-    backend_spec TEXT NOT NULL, status TEXT NOT NULL, objective INTEGER, is_unique INTEGER,
-    count TEXT, verified INTEGER, wall_s REAL, cpu_s REAL, build_s REAL, solve_s REAL,
-    nodes INTEGER, stats TEXT, message TEXT, solution TEXT, metadata TEXT, timeout_s REAL,
-    memory_mb INTEGER, finished TEXT, UNIQUE (instance_hash, backend, options, seed));
+# A run of schema 1 (`schema_1`): its objective 5 against the file's expected 4.
+_RUN_1 = """
 INSERT INTO sessions (id, started, argv) VALUES (1, '2026-11-01', 'twinsolve bench x');
 INSERT INTO runs (session_id, instance_hash, backend, options, seed, instance_path, puzzle,
     backend_spec, status, objective, wall_s, nodes, stats, metadata, timeout_s)
@@ -147,15 +138,8 @@ INSERT INTO runs (session_id, instance_hash, backend, options, seed, instance_pa
 """
 
 
-def _schema_1(path: Path) -> Path:
-    with sqlite3.connect(path) as connection:
-        connection.executescript(_SCHEMA_1)
-    connection.close()
-    return path
-
-
 def test_a_schema_1_database_is_reported_unchanged_and_upgraded_by_bench(suite, tmp_path):
-    db = _schema_1(tmp_path / "old.sqlite")
+    db = schema_1_database(tmp_path / "old.sqlite", _RUN_1)
     before = db.read_bytes()
     shown = load(db)
     assert db.read_bytes() == before

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from conftest import device_twin, in_process, snapshot
+from schema_1 import SCHEMA_1
 
 from twinsolve.bench.database import SCHEMA_VERSION
 from twinsolve.bench.plan import Budget, content_hash
@@ -77,28 +78,11 @@ def _runs(db: Path) -> list[tuple]:
 
 # ---------------------------------------------------------------- an old database
 
-# Schema 1 as twinsolve wrote it before runs were keyed by file (git 1321e89..ce68896):
-# the key was the board, back-end, options and seed; the path was the file as reached.
-_SCHEMA_1 = """
-CREATE TABLE sessions (id INTEGER PRIMARY KEY, started TEXT, twinsolve TEXT, git_commit TEXT,
-    python TEXT, ortools TEXT, python_sat TEXT, host TEXT, cpu TEXT, platform TEXT, argv TEXT,
-    jobs INTEGER, timeout_s REAL, memory_mb INTEGER, executor TEXT);
-CREATE TABLE runs (id INTEGER PRIMARY KEY, session_id INTEGER REFERENCES sessions(id),
-    instance_hash TEXT NOT NULL, backend TEXT NOT NULL, options TEXT NOT NULL,
-    seed INTEGER NOT NULL, instance_path TEXT NOT NULL, puzzle TEXT NOT NULL,
-    backend_spec TEXT NOT NULL, status TEXT NOT NULL, objective INTEGER, is_unique INTEGER,
-    count TEXT, verified INTEGER, wall_s REAL, cpu_s REAL, build_s REAL, solve_s REAL,
-    nodes INTEGER, stats TEXT, message TEXT, solution TEXT, metadata TEXT, timeout_s REAL,
-    memory_mb INTEGER, finished TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    UNIQUE (instance_hash, backend, options, seed));
-"""
-
-
 def _old_database(db: Path, files: list[Path]) -> Path:
     """A schema-1 database holding a 10 s `brute` run of each file, under its absolute
     path, as `twinsolve bench /abs/suite --backends brute` wrote it then."""
     with sqlite3.connect(db) as connection:
-        connection.executescript(_SCHEMA_1)
+        connection.executescript(SCHEMA_1)
         connection.execute("INSERT INTO sessions (id, started, argv, timeout_s) VALUES "
                            "(1, '2026-11-30T05:00:00+00:00', 'twinsolve bench suite', 10.0)")
         for path in files:

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser import CHROMIUM, NO_CHROMIUM, body_attributes, dump_dom
+from browser import CHROMIUM, ERROR_HOOK, NO_CHROMIUM, body_attributes, dump_dom
 from conftest import ROOT
 
 from twinsolve.cli import main
@@ -146,20 +146,6 @@ def test_the_command_line_writes_the_page(crossfire, tmp_path, capsys):
 
 
 # ------------------------------------------------------------------ the page, in Chromium
-
-ERROR_HOOK = """<script>
-window.probeErrors = [];
-window.onerror = function (message, source, line) {
-  window.probeErrors.push(message + " (line " + line + ")");
-};
-(function () {
-  var original = console.error;
-  console.error = function () {
-    window.probeErrors.push(Array.prototype.join.call(arguments, " "));
-    return original.apply(console, arguments);
-  };
-})();
-</script>"""
 
 PROBE = """<script>
 (function () {

@@ -14,7 +14,10 @@ one-line errors that name the line and column are here once, so every
 puzzle built on a clue grid reports the same problem with the same words.
 Also here: `reachable` (a breadth-first flood on a Boolean grid, for the
 checkers), `Bitboard` (a grid's cells as the bits of an integer, for brute
-force) and `brute_answer` (a brute-force oracle's `Result`).
+force) and `brute_answer` (a brute-force oracle's `Result`); for the generators,
+`fill_holes` (a region without holes), `check_grid_request` (a size and level a
+generator can meet), `level_evidence` (what a level was decided on) and
+`branching_grade` (the grade only a search gives).
 """
 
 from __future__ import annotations
@@ -22,21 +25,26 @@ from __future__ import annotations
 import enum
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from .errors import InstanceError, quoted
-from .geometry import DELTAS
+from .errors import InstanceError, UsageError, quoted
+from .generation import Grade
+from .geometry import DELTAS, Sized
 from .instance_file import Layout, Metadata, format_metadata
 from .limits import LimitHit, Limits
 from .result import Result, Status, Tally
 
+if TYPE_CHECKING:
+    from .generation import Request
+
 __all__ = ["MAX_SIDE", "CellKind", "Cell", "EMPTY", "UNKNOWN", "ClueGrid", "ClueCell",
            "clue_cells", "read_header", "read_rows", "read_cell", "read_cell_rows", "cell_problem",
            "format_grid",
-           "checked_grid", "AnswerKey", "reachable",
-           "Bitboard", "brute_answer"]
+           "checked_grid", "AnswerKey", "reachable", "fill_holes",
+           "Bitboard", "brute_answer", "check_grid_request", "level_evidence",
+           "branching_grade"]
 
 MAX_SIDE = 200
 
@@ -85,7 +93,7 @@ UNKNOWN = Cell(CellKind.UNKNOWN)
 
 
 @dataclass(frozen=True)
-class ClueGrid:
+class ClueGrid(Sized):
     """A clue grid's instance: a puzzle's `Instance` is a subclass naming its `PUZZLE`;
     `clues[r][c]` is what its tokens read as."""
 
@@ -93,10 +101,6 @@ class ClueGrid:
     cols: int
     clues: tuple[tuple[Any, ...], ...]
     meta: Metadata = ()
-
-    @property
-    def cells(self) -> int:
-        return self.rows * self.cols
 
     @property
     def variant(self) -> str:
@@ -282,6 +286,25 @@ def reachable(starts: Iterable[tuple[int, int]],
     return seen
 
 
+def fill_holes(inside: list[list[bool]]) -> None:
+    """Outside cells that cannot reach the border join the inside, in place: a region
+    without holes (filling makes no checkerboard: a filled cell has no outside neighbour).
+
+    >>> ring = [[c != 1 for c in range(3)] if r == 1 else [True] * 3 for r in range(3)]
+    >>> fill_holes(ring); ring[1]
+    [True, True, True]
+    """
+    rows, cols = len(inside), len(inside[0])
+    outside = [[not cell for cell in row] for row in inside]
+    border = [(r, c) for r in range(rows) for c in range(cols)
+              if (r in (0, rows - 1) or c in (0, cols - 1)) and outside[r][c]]
+    open_sea = reachable(border, outside)
+    for r in range(rows):
+        for c in range(cols):
+            if (r, c) not in open_sea:
+                inside[r][c] = True
+
+
 class Bitboard:
     """A set of cells as an integer, bit r*cols+c set when (r, c) is in it.
 
@@ -319,3 +342,41 @@ def brute_answer(instance: ClueGrid, limits: Limits, key: AnswerKey, first: int 
     grid = [[first >> (r * cols + c) & 1 for c in range(cols)] for r in range(instance.rows)]
     return Result.answer(Status.SOLVED, key.solution(grid), tally=tally,
                          asked=limits, stats=stats, message=message)
+
+
+# ---------------------------------------------------------------- generators
+
+def check_grid_request(request: Request, title: str, sides: range,
+                       min_cells: Mapping[str, int]) -> None:
+    """Refuse a generator's request whose rows or columns are outside `sides` or whose grid
+    has fewer cells than `min_cells[level]`, naming the puzzle by its `title`."""
+    rows, cols = request.rows, request.cols
+    for size, what in ((rows, "rows"), (cols, "columns")):
+        if size is None or size not in sides:
+            raise UsageError(f"a generated {title} has {sides.start}..{sides.stop - 1} {what}, "
+                             f"got {size}")
+    if rows * cols < min_cells[request.level]:
+        raise UsageError(f"a {rows}x{cols} grid has no {request.level} {title} puzzle "
+                         f"(it needs at least {min_cells[request.level]} cells)")
+
+
+def level_evidence(clues: Sequence[Any], techniques: Sequence[str], effort: dict[str, int],
+                   nodes: int = 0, depth: int = 0) -> dict[str, Any]:
+    """A grade's evidence: how many `clues` there are, the `techniques` that decided the
+    level, their `effort` counters, and the search `nodes` and `depth` where it branched."""
+    return {"clues": len(clues), "techniques": list(techniques),
+            **effort, "nodes": nodes, "depth": depth}
+
+
+def branching_grade(clues: Sequence[Any], techniques: Sequence[str], found: Any,
+                    node_limit: int) -> Grade:
+    """The grade of a puzzle its techniques cannot finish, from `found` (the engine's
+    search with every technique for two solutions within `node_limit` nodes): extreme
+    when it proved one, else no level and why."""
+    if found.unique:
+        return Grade("extreme", level_evidence(clues, [*techniques, "branching"], {},
+                                               found.nodes, found.depth))
+    if found.unique is None:
+        return Grade(None, {"undecided": f"not settled in {node_limit} search nodes",
+                            "clues": len(clues)})
+    return Grade(None, {"solutions": "2+" if found.count >= 2 else 0, "clues": len(clues)})

@@ -1,4 +1,5 @@
-"""Grid geometry every puzzle, the engine and the robots share: the four directions.
+"""Grid geometry every puzzle, the engine and the robots share: the four directions,
+and `Sized`, what a grid instance's size says.
 
 Cells are (row, column) pairs counted from 0 at the top left. The four
 orthogonal directions come in one fixed order, right, down, left, up
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Direction", "DELTAS"]
+__all__ = ["Direction", "DELTAS", "Sized"]
 
 
 class Direction(enum.IntEnum):
@@ -25,3 +26,15 @@ class Direction(enum.IntEnum):
 
 # (dr, dc) per Direction, in the fixed order right, down, left, up.
 DELTAS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+class Sized:
+    """A grid puzzle's instance, a frozen dataclass of `rows` and `cols` (and more), mixes
+    this in for its number of `cells` (a plain class: its annotations are no fields)."""
+
+    rows: int
+    cols: int
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols

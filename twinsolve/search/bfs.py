@@ -30,17 +30,8 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from .statespace import (
-    ROOT,
-    Expiring,
-    LimitHit,
-    Poller,
-    SearchResult,
-    StateSpace,
-    Successors,
-    trace,
-    trace_both,
-)
+from ..core.limits import Expiring, LimitHit, Poller
+from .statespace import ROOT, SearchResult, StateSpace, Successors, trace, trace_both
 
 __all__ = ["bfs", "bidirectional_bfs", "bfs_distances"]
 

@@ -50,6 +50,9 @@ Example: on the integers, +1 costs 1 and *2 costs 3; reach 10 from 1.
 
 from __future__ import annotations
 
+import functools
+import itertools
+import math
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
@@ -101,7 +104,7 @@ def dijkstra(
     `start` is a `StateSpace`, or a start state given with `successors` and `is_goal`.
     """
     space = _weighted(start, successors, is_goal, key)
-    return _best_first(space, None, node_limit, deadline)
+    return _cheapest(space, _heap(None), node_limit, deadline)
 
 
 def astar(
@@ -122,26 +125,61 @@ def astar(
     if heuristic is None:
         raise TypeError("astar needs a heuristic (Dijkstra is A* without one)")
     space = _weighted(start, successors, is_goal, key)
-    return _best_first(space, heuristic, node_limit, deadline)
+    return _cheapest(space, _heap(heuristic), node_limit, deadline)
 
 
-def _best_first(
-    space: StateSpace,
-    heuristic: Heuristic | None,
-    node_limit: int | None,
-    deadline: Expiring | None,
-) -> SearchResult:
+# A frontier is (entries, push, pop, top): `entries` is true while any is left;
+# `push(g, cost, key, state)` adds the key at cost g, reached by a move of `cost`;
+# `pop()` returns an entry `(priority, order, g, key)` of the cheapest; `top` is the
+# dearest move cost it takes. Plain closures over C containers, since they run once
+# per move and state.
+Frontier = tuple[Any, Callable[[int, int, Hashable, Any], None], Callable[[], tuple], float]
+
+
+def _heap(heuristic: Heuristic | None) -> Frontier:
+    """Dijkstra's and A*'s frontier: a binary heap of `(priority, counter, g, key)`,
+    priority g plus the `heuristic` of the state (none: g)."""
+    heap: list[tuple[int, int, int, Hashable]] = []
+    counter = itertools.count()
+
+    def push(g: int, cost: int, k: Hashable, state: Any) -> None:
+        f = g if heuristic is None else g + heuristic(state)
+        heappush(heap, (f, next(counter), g, k))
+
+    return heap, push, functools.partial(heappop, heap), math.inf
+
+
+def _deque() -> Frontier:
+    """0-1 BFS's frontier: a deque of `(0, 0, g, key)`, cost-0 moves to the front and
+    cost-1 moves to the back. Invariant: it holds distances d..d+1 in order, so a pop
+    whose distance is still the best known is final, exactly as in Dijkstra."""
+    queue: deque[tuple[int, int, int, Hashable]] = deque()
+
+    def push(g: int, cost: int, k: Hashable, state: Any) -> None:
+        if cost:
+            queue.append((0, 0, g, k))
+        else:
+            queue.appendleft((0, 0, g, k))
+
+    return queue, push, queue.popleft, 1
+
+
+def _cheapest(space: StateSpace, frontier: Frontier, node_limit: int | None,
+              deadline: Expiring | None) -> SearchResult:
+    """The one loop of Dijkstra, A* and 0-1 BFS (module docstring): pop the cheapest
+    state of `frontier`, skip it when stale, test it, expand it. A move cost outside 0 to
+    the frontier's `top` (for 0-1 BFS: other than 0 or 1) is refused."""
     start, key = space.initial, space.key
     successors, is_goal = space.moves(costs=True), space.goal_test()
     start_key = start if key is None else key(start)
     best = {start_key: 0}
     parents: dict[Hashable, tuple[Any, Any, Any]] = {start_key: (ROOT, None, start)}
-    heap = [(0 if heuristic is None else heuristic(start), 0, 0, start_key)]
-    counter = 1
+    entries, push, pop, top = frontier
+    push(0, 0, start_key, start)
     poll = Poller(node_limit, deadline)
     nodes = 0
-    while heap:
-        _f, _order, g, k = heappop(heap)
+    while entries:
+        _f, _order, g, k = pop()
         if g > best[k]:
             continue  # stale: a cheaper path to k was pushed after this entry
         state = parents[k][2]
@@ -152,18 +190,22 @@ def _best_first(
             return SearchResult(False, nodes=nodes, limit_hit=hit)
         nodes += 1
         for cost, move, nxt in successors(state):
-            if cost < 0:
-                raise ValueError(f"negative move cost {cost} from {state!r}")
+            if not 0 <= cost <= top or (top == 1 and 0 < cost < 1):
+                raise _refused(cost, top, state)
             ng = g + cost
             nk = nxt if key is None else key(nxt)
             old = best.get(nk)
             if old is None or ng < old:
                 best[nk] = ng
                 parents[nk] = (k, move, nxt)
-                f = ng if heuristic is None else ng + heuristic(nxt)
-                heappush(heap, (f, counter, ng, nk))
-                counter += 1
+                push(ng, cost, nk, nxt)
     return SearchResult(False, nodes=nodes, exhausted=True)
+
+
+def _refused(cost: Any, top: float, state: Any) -> ValueError:
+    if top == 1:
+        return ValueError(f"0-1 BFS needs move costs 0 or 1, got {cost} from {state!r}")
+    return ValueError(f"negative move cost {cost} from {state!r}")
 
 
 def zero_one_bfs(
@@ -179,43 +221,8 @@ def zero_one_bfs(
 
     `start` is a `StateSpace`, or a start state given with `successors` and `is_goal`.
     """
-    space = _weighted(start, successors, is_goal, key)
-    start, key = space.initial, space.key
-    successors, is_goal = space.moves(costs=True), space.goal_test()
-    start_key = start if key is None else key(start)
-    best = {start_key: 0}
-    parents: dict[Hashable, tuple[Any, Any, Any]] = {start_key: (ROOT, None, start)}
-    # Invariant: the deque holds distances d..d+1 in order, so a pop whose distance is still
-    # the best known is final, exactly as in Dijkstra.
-    frontier = deque([(0, start_key)])
-    popleft, push_front, push_back = frontier.popleft, frontier.appendleft, frontier.append
-    poll = Poller(node_limit, deadline)
-    nodes = 0
-    while frontier:
-        d, k = popleft()
-        if d > best[k]:
-            continue
-        state = parents[k][2]
-        if is_goal(state):
-            moves, states = trace(parents, k)
-            return SearchResult(True, moves, states, d, nodes)
-        if nodes >= poll.at and (hit := poll(nodes)) is not None:
-            return SearchResult(False, nodes=nodes, limit_hit=hit)
-        nodes += 1
-        for cost, move, nxt in successors(state):
-            if cost != 0 and cost != 1:
-                raise ValueError(f"0-1 BFS needs move costs 0 or 1, got {cost} from {state!r}")
-            nd = d + cost
-            nk = nxt if key is None else key(nxt)
-            old = best.get(nk)
-            if old is None or nd < old:
-                best[nk] = nd
-                parents[nk] = (k, move, nxt)
-                if cost:
-                    push_back((nd, nk))
-                else:
-                    push_front((nd, nk))
-    return SearchResult(False, nodes=nodes, exhausted=True)
+    return _cheapest(_weighted(start, successors, is_goal, key), _deque(), node_limit,
+                     deadline)
 
 
 # ---------------------------------------------------------------- every goal within a bound

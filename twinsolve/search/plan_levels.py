@@ -31,6 +31,10 @@ goals with exactly one optimal plan of a wanted length in a seeded order
 and keeps the first the grader puts at the requested level. Nothing here
 reads a clock: node limits only, so the same rng gives the same puzzle.
 
+A puzzle's generator holds its bands and grader in one `PlanLevels`, whose
+`grade` and `solves_at` are the generator's own, and asks it for the
+request's length, the lengths to draw and the draw.
+
 >>> from .statespace import StateSpace
 >>> line = StateSpace(0, lambda x: [("+1", x + 1)] if x < 9 else [], goal_state=6)
 >>> problem = PlanProblem(line, both_ends=False, reachable=lambda cap: min(10, cap))
@@ -57,7 +61,7 @@ from .bfs import bfs, bfs_distances
 from .layers import PathCount, shortest
 from .statespace import StateSpace
 
-__all__ = ["Band", "PlanProblem", "Hit", "GRADE_NODE_BUDGET", "EXACT_REACHABLE",
+__all__ = ["Band", "PlanProblem", "PlanLevels", "Hit", "GRADE_NODE_BUDGET", "EXACT_REACHABLE",
            "DRAWS_PER_ATTEMPT",
            "reachable_counter", "grade_plan", "solves_within", "band_of", "survey", "draw",
            "with_answer", "wanted_lengths", "check_plan_request", "whole_option"]
@@ -306,3 +310,36 @@ def check_plan_request(request: Request, bands: Sequence[Band], title: str,
         raise UsageError(f"{title} puzzles of level {request.level} have optimal plans of at "
                          f"most {band.max_length} moves, not {length}")
     return length
+
+
+@dataclass(frozen=True)
+class PlanLevels:
+    """A shortest-plan puzzle's levels: its `bands`, `problem(instance)` (what its grader
+    searches), its `title` in messages and the `longest` plan a request may ask for."""
+
+    bands: tuple[Band, ...]
+    problem: Callable[[Any], PlanProblem]
+    title: str
+    longest: int
+
+    def grade(self, instance: Any) -> Grade:
+        """The level of any instance of the puzzle and its evidence (`grade_plan`)."""
+        return grade_plan(self.problem(instance), self.bands)
+
+    def solves_at(self, instance: Any, level: str) -> bool:
+        """Whether the solver restricted to `level` finds the one optimal plan."""
+        levels = [b.level for b in self.bands]
+        return solves_within(self.problem(instance), self.bands[levels.index(level)])
+
+    def length(self, request: Request) -> int | None:
+        """The request's `length`, anything impossible refused (`check_plan_request`)."""
+        return check_plan_request(request, self.bands, self.title, self.longest)
+
+    def lengths(self, request: Request, length: int | None) -> range:
+        """The plan lengths to draw for `request` (`wanted_lengths`)."""
+        return wanted_lengths(self.bands, request.level, length)
+
+    def draw(self, hits: dict[Hashable, Hit], lengths: range, rng: random.Random,
+             build: Callable[[Hashable], Any], level: str) -> Generated | None:
+        """The first goal drawn whose instance grades to `level` (`draw`)."""
+        return draw(hits, lengths, rng, build, self.grade, level)

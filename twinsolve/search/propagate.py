@@ -72,10 +72,14 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..core.limits import Expiring, LimitHit, LimitReached, Poller
-from ..core.result import Tally
+from ..core.result import Result, Stats, Status, Tally
 from ..core.time_limit import checkpoint
+
+if TYPE_CHECKING:
+    from ..core.limits import Limits
 
 __all__ = ["Contradiction", "LimitReached", "Store", "Propagator", "Rule", "SolveResult",
            "search", "most_constrained", "mask_of", "value_of", "FALSE", "TRUE", "IS_FALSE",
@@ -482,6 +486,20 @@ class SolveResult:
     def unique(self) -> bool | None:
         """True: exactly one solution; False: two or more, or proven none; None: not known."""
         return self.tally.unique
+
+    def answer(self, asked: Limits, stats: Stats,
+               solution: Callable[[tuple[int, ...]], dict[str, Any]]) -> Result:
+        """The back-end's `Result` of this search of a feasibility puzzle: SOLVED with the
+        first solution as `solution(values)` reads it, else TIMEOUT when a limit stopped
+        the search (naming it), else UNSAT, a proof. `asked` says what to report."""
+        stopped = self.limit_hit
+        message = f"hand stopped: {stopped} limit" if stopped else None
+        if not self.solutions:
+            if stopped:
+                return Result(Status.TIMEOUT, stats=stats, message=message)
+            return Result.unsat(asked, stats=stats)
+        return Result.answer(Status.SOLVED, solution(self.solutions[0]), tally=self.tally,
+                             asked=asked, stats=stats, message=message)
 
 
 def search(

@@ -17,6 +17,7 @@ import json
 import statistics
 
 import pytest
+from cave_corpus import puzzlink_cases
 from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -70,21 +71,6 @@ def test_every_janko_puzzle_is_solved_uniquely_with_few_nodes(corpus, limits, st
         nodes.append(result.stats.nodes)
     assert len(nodes) == len(range(0, 140, step))
     assert statistics.median(nodes) < 20
-
-
-def puzzlink_cases(corpus):
-    """(url, solution) pairs of puzzlink-urls.txt ('#' outside, '.' inside)."""
-    cases, url, rows = [], None, []
-    for line in corpus("cave", "puzzlink-urls.txt").read_text().splitlines() + ["url end"]:
-        word, _, rest = line.partition(" ")
-        if word == "url":
-            if url is not None:
-                cases.append((url, {"inside": [row.replace("#", "0").replace(".", "1")
-                                               for row in rows]}))
-            url, rows = rest.strip(), []
-        elif word == "outside":
-            rows.append(rest.strip())
-    return cases
 
 
 def test_puzzlink_urls_are_solved_uniquely(corpus):

@@ -15,6 +15,7 @@ import json
 
 import networkx as nx
 import pytest
+from cave_corpus import puzzlink_cases
 from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -66,27 +67,16 @@ def test_janko_puzzles_have_their_published_unique_solution(corpus, backend, par
         _check_unique(instance, backend, _expected(instance), key)
 
 
-def _puzzlink_cases(path) -> list[tuple[str, dict]]:
-    """(url, solution) pairs: 'url U' lines, each followed by 'outside' rows ('#' = outside)."""
-    cases: list[tuple[str, list[str]]] = []
-    for line in path.read_text().splitlines():
-        if line.startswith("url "):
-            cases.append((line[4:].strip(), []))
-        elif line.startswith("outside "):
-            cases[-1][1].append("".join("0" if ch == "#" else "1" for ch in line[8:].strip()))
-    return [(url, {"inside": rows}) for url, rows in cases]
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_puzzlink_urls_have_their_published_unique_solution(corpus, backend):
-    cases = _puzzlink_cases(corpus("cave", "puzzlink-urls.txt"))
+    cases = puzzlink_cases(corpus)
     assert len(cases) == 3
     for url, expected in cases:
         _check_unique(puzzlink.decode_url(url), backend, expected, url)
 
 
 def test_other_pysat_solver_works(corpus):
-    url, expected = _puzzlink_cases(corpus("cave", "puzzlink-urls.txt"))[2]
+    url, expected = puzzlink_cases(corpus)[2]
     _check_unique(puzzlink.decode_url(url), "sat:glucose4", expected, url)
 
 
@@ -263,7 +253,7 @@ def _solve_exported(instance: cave.Instance, path) -> dict | None:
 
 
 def test_exported_cnf_solves_to_the_published_solution(corpus, tmp_path):
-    for url, expected in _puzzlink_cases(corpus("cave", "puzzlink-urls.txt")):
+    for url, expected in puzzlink_cases(corpus):
         instance = puzzlink.decode_url(url)
         solution = _solve_exported(instance, tmp_path / "cave.cnf")
         assert cave.verify(instance, solution) == []
@@ -292,7 +282,7 @@ def test_exported_cnf_has_exactly_the_brute_solutions(instance):
 
 
 def test_exported_cpsat_model_file_loads_and_solves(corpus, tmp_path):
-    url, expected = _puzzlink_cases(corpus("cave", "puzzlink-urls.txt"))[0]
+    url, expected = puzzlink_cases(corpus)[0]
     instance = puzzlink.decode_url(url)
     write_cpsat(cave_models.cpsat_export(instance), tmp_path / "cave.pbtxt")
     model = cp_model.CpModel()
@@ -328,7 +318,7 @@ def test_puzzlekit_peer_solves_like_ours(corpus):
     from twinsolve.core.run import check
     from twinsolve.puzzles.cave.peer import solve_puzzlekit
 
-    url, expected = _puzzlink_cases(corpus("cave", "puzzlink-urls.txt"))[0]
+    url, expected = puzzlink_cases(corpus)[0]
     result = check(puzzlink.decode_url(url), solve_puzzlekit(puzzlink.decode_url(url), UNIQUE))
     assert result.status is Status.SOLVED and result.verified is True
     assert result.solution == expected and result.unique is None  # it cannot tell

@@ -16,6 +16,7 @@ import random
 import string
 
 import pytest
+from cave_corpus import puzzlink_cases
 from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -38,21 +39,6 @@ def janko_pairs(corpus):
 
 def known_solution(instance):
     return json.loads(dict(instance.meta)["expect-solution"])
-
-
-def puzzlink_cases(corpus):
-    """(url, solution) pairs from puzzlink-urls.txt ('#' outside, '.' inside)."""
-    cases, url, rows = [], None, []
-    for line in corpus("cave", "puzzlink-urls.txt").read_text().splitlines() + ["url end"]:
-        word, _, rest = line.partition(" ")
-        if word == "url":
-            if url is not None:
-                cases.append((url, {"inside": ["".join("1" if ch == "." else "0" for ch in row)
-                                               for row in rows]}))
-            url, rows = rest.strip(), []
-        elif word == "outside":
-            rows.append(rest.strip())
-    return cases
 
 
 def flipped(solution, r, c):

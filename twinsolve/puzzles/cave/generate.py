@@ -62,9 +62,8 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-from ...core.errors import UsageError
+from ...core.clue_grid import branching_grade, check_grid_request, fill_holes, level_evidence
 from ...core.generation import Generated, Grade, Option, Request, Shipped
 from ...core.geometry import DELTAS
 from ...files.writing import write_instances
@@ -83,24 +82,6 @@ SHIPPED = ((6, 6, 1), (8, 8, 2), (8, 8, 3), (10, 10, 4), (10, 10, 5), (12, 12, 6
 def _neighbours(rows: int, cols: int, r: int, c: int) -> list[tuple[int, int]]:
     return [(r + dr, c + dc) for dr, dc in DELTAS
             if 0 <= r + dr < rows and 0 <= c + dc < cols]
-
-
-def _fill_holes(inside: list[list[bool]]) -> None:
-    """Outside cells that cannot reach the border join the cave (no holes)."""
-    rows, cols = len(inside), len(inside[0])
-    seen = {(r, c) for r in range(rows) for c in range(cols)
-            if (r in (0, rows - 1) or c in (0, cols - 1)) and not inside[r][c]}
-    stack = list(seen)
-    while stack:
-        r, c = stack.pop()
-        for cell in _neighbours(rows, cols, r, c):
-            if cell not in seen and not inside[cell[0]][cell[1]]:
-                seen.add(cell)
-                stack.append(cell)
-    for r in range(rows):
-        for c in range(cols):
-            if not inside[r][c] and (r, c) not in seen:
-                inside[r][c] = True
 
 
 def random_cave(rows: int, cols: int, rng: random.Random, share: float = 0.55,
@@ -134,7 +115,7 @@ def random_cave(rows: int, cols: int, rng: random.Random, share: float = 0.55,
             inside[r][c] = True
             frontier.extend(_neighbours(rows, cols, r, c))
             grown += 1
-    _fill_holes(inside)
+    fill_holes(inside)
     return inside
 
 
@@ -222,12 +203,6 @@ def _two_solutions(instance: Instance, node_limit: int) -> SolveResult:
                   node_limit=node_limit)
 
 
-def _evidence(instance: Instance, techniques: Sequence[str], effort: dict[str, int],
-              nodes: int = 0, depth: int = 0) -> dict[str, Any]:
-    return {"clues": len(clue_cells(instance)), "techniques": list(techniques),
-            **effort, "nodes": nodes, "depth": depth}
-
-
 def grade(instance: Instance) -> Grade:
     """The level of `instance`: the first level whose techniques decide every cell
     without guessing; extreme when only branching does (see the module docstring)."""
@@ -236,19 +211,14 @@ def grade(instance: Instance) -> Grade:
         if deduced is _Deduced.NONE:
             return Grade(None, {"solutions": 0, "clues": len(clue_cells(instance))})
         if deduced is _Deduced.SOLVED:
-            return Grade(level, _evidence(instance, LEVEL_TECHNIQUES[level], effort))
+            techniques = LEVEL_TECHNIQUES[level]
+            return Grade(level, level_evidence(clue_cells(instance), techniques, effort))
     return _branching_grade(instance)
 
 
 def check(request: Request) -> None:
     """Refuse sizes out of range and grids too small for the level (`MIN_CELLS`)."""
-    rows, cols = request.rows, request.cols
-    for size, what in ((rows, "rows"), (cols, "columns")):
-        if size is None or not 1 <= size <= MAX_GENERATED_SIDE:
-            raise UsageError(f"a generated Cave has 1..{MAX_GENERATED_SIDE} {what}, got {size}")
-    if rows * cols < MIN_CELLS[request.level]:
-        raise UsageError(f"a {rows}x{cols} grid has no {request.level} Cave puzzle "
-                         f"(it needs at least {MIN_CELLS[request.level]} cells)")
+    check_grid_request(request, "Cave", range(1, MAX_GENERATED_SIDE + 1), MIN_CELLS)
 
 
 def _clue_groups(inside: list[list[bool]], symmetric: bool) -> list[tuple[tuple[int, int], ...]]:
@@ -406,14 +376,7 @@ def _branching_grade(instance: Instance, node_limit: int = EXTREME_NODES) -> Gra
     """The grade of a puzzle the hard techniques cannot finish: extreme when the full
     search (every technique, and branching) proves it unique within `node_limit` nodes."""
     found = _two_solutions(instance, node_limit)
-    techniques = [*TECHNIQUES, "branching"]
-    if found.unique:
-        return Grade("extreme", _evidence(instance, techniques, {}, found.nodes, found.depth))
-    if found.unique is None:
-        return Grade(None, {"undecided": f"not settled in {node_limit} search nodes",
-                            "clues": len(clue_cells(instance))})
-    return Grade(None, {"solutions": "2+" if found.count >= 2 else 0,
-                        "clues": len(clue_cells(instance))})
+    return branching_grade(clue_cells(instance), TECHNIQUES, found, node_limit)
 
 
 def _extreme(clues: _Clues, groups: list, rng: random.Random) -> Grade | None:

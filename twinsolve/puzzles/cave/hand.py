@@ -73,7 +73,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...core.limits import Limits
-from ...core.result import Result, Stats, Status, Stopwatch, solutions_wanted
+from ...core.result import Result, Stopwatch
+from ...search.branching import check_probe_option, solve_by_search
 from ...search.grid import Grid
 from ...search.propagate import (
     FALSE,
@@ -84,9 +85,7 @@ from ...search.propagate import (
     Contradiction,
     Propagator,
     Rule,
-    SolveResult,
     Store,
-    search,
 )
 from ...search.regions import (
     GLOBAL_PRIORITY,
@@ -328,8 +327,7 @@ def inside_first(store: Store, var: int) -> tuple[int, ...]:
 
 def check_options(limits: Limits) -> None:
     """hand's one option, `probe=true|false` (the registry's checker)."""
-    limits.check_options("hand", ("probe",))
-    limits.flag("probe", True)
+    check_probe_option(limits)
 
 
 def solve(instance: Instance, limits: Limits) -> Result:
@@ -342,23 +340,5 @@ def solve(instance: Instance, limits: Limits) -> Result:
     deadline = limits.deadline()
     model = build(instance, limits.flag("probe", True))
     watch.built()
-    wanted = solutions_wanted(limits)
-    found = search(model.prop, choose=model.choose, order=inside_first,
-                   max_solutions=wanted, keep=1, node_limit=limits.node_limit,
-                   deadline=deadline)
-    counters = {"propagations": model.prop.runs}
-    if model.probe:
-        counters["probes"] = model.prop.probes
-    return _result(model, limits, found, watch.stats(nodes=found.nodes, **counters))
-
-
-def _result(model: CaveModel, limits: Limits, found: SolveResult, stats: Stats) -> Result:
-    stopped = found.limit_hit
-    message = f"hand stopped: {stopped} limit" if stopped else None
-    if not found.solutions:
-        if stopped:
-            return Result(Status.TIMEOUT, stats=stats, message=message)
-        return Result.unsat(limits, stats=stats)
-    return Result.answer(Status.SOLVED, model.solution(found.solutions[0]),
-                         tally=found.tally, asked=limits,
-                         stats=stats, message=message)
+    return solve_by_search(model, limits, deadline, watch, order=inside_first,
+                           probes=(lambda: model.prop.probes) if model.probe else None)

@@ -34,9 +34,10 @@ Back-ends.
   unless the caller sets them (measured: `_CPSAT_PARAMETERS`).
 - `sat`: CNF through PySAT; visibility by a unary adder (totalizer merges of
   the four already-sorted arms, equal to clue - 1); connectivity by lazy cuts
-  in one incremental solver: solve; if the cave falls apart or outside cells
-  are enclosed, add `graph_constraints.separator_cuts` of both graphs and
-  solve again, until a connected model or UNSAT. The cuts are sound (proof in
+  in one incremental solver (`models.lazy_cuts`): solve; if the cave falls apart
+  or outside cells are enclosed, add `graph_constraints.separator_cuts` of both
+  graphs (`lazy_cuts.region_cuts`) and solve again, until a connected model
+  or UNSAT. The cuts are sound (proof in
   `graph_constraints`), so UNSAT is a proof. `connectivity=layers` uses the
   complete BFS-layer CNF instead (slower: see `graph_constraints`).
 
@@ -63,14 +64,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from ...core.geometry import DELTAS
 from ...core.limits import Deadline, Limits
-from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
-from ...models import cpsat_common, graph_constraints, sat_common
+from ...core.result import Result, Status, Stopwatch, solutions_wanted
+from ...models import cpsat_common, graph_constraints, lazy_cuts, sat_common
 from ...models.export import CnfExport
 from ...system.interrupts import on_interrupt
 from .rules import EMPTY, Instance, clue_cells, count_visible, solution_from_inside
@@ -87,7 +89,6 @@ _CPSAT_DEFAULT = "flow"
 # which level 2 strengthens with cuts, and presolve costs more than it saves on
 # models this small: total 24 s -> 18 s, median 0.11 s -> 0.07 s.
 _CPSAT_PARAMETERS = {"linearization_level": 2, "cp_model_presolve": False}
-_SAT_DEFAULT = "lazy"
 
 
 # ---------------------------------------------------------------- the grid as graphs
@@ -118,13 +119,7 @@ class Layout:
 
 def layout(instance: Instance) -> Layout:
     rows, cols = instance.rows, instance.cols
-    inner = tuple(tuple(n) for n in graph_constraints.grid_neighbours(rows, cols))
-    edge = [r * cols + c for r in range(rows) for c in range(cols)
-            if r in (0, rows - 1) or c in (0, cols - 1)]
-    on_edge = set(edge)
-    border = rows * cols
-    outer = tuple(n + ((border,) if v in on_edge else ()) for v, n in enumerate(inner))
-    outer += (tuple(edge),)
+    inner, outer = lazy_cuts.region_graphs(rows, cols)
     clues = clue_cells(instance)
     root = clues[0].row * cols + clues[0].col if clues else None
     required = frozenset(clue.row * cols + clue.col for clue in clues)
@@ -161,54 +156,16 @@ def _implied_grid_clauses(lay: Layout, inside: Sequence[Any], neg: Any) -> list[
     return clauses
 
 
-def _options(limits: Limits, key: str, allowed: Sequence[str], default: str
-             ) -> tuple[str, Limits]:
-    """Take `key` out of the options (checked against `allowed`); the rest stay."""
-    value = limits.choice(key, default, allowed)
-    options = {name: given for name, given in limits.options.items() if name != key}
-    return value, limits.with_(options=options)
-
-
 def _grid(lay: Layout, values: Sequence[int | bool]) -> dict[str, list[str]]:
     cols = lay.cols
     return solution_from_inside([values[r * cols:(r + 1) * cols] for r in range(lay.rows)])
 
 
-@dataclass
-class _Tally:
-    """Forbid-and-re-solve bookkeeping shared by the loops below (`found` and `complete`
-    make the `core.result.Tally` of the answer)."""
-
-    first: list[bool] | None = None
-    found: int = 0
-    complete: bool = False
-    status: Status = Status.TIMEOUT
-    cuts: int = 0
-    rounds: int = 0
-
-    def result(self, lay: Layout, limits: Limits, stats: Stats,
-               message: str | None = None) -> Result:
-        tally = Tally(self.found, self.complete)
-        if self.first is None:
-            status = Status.UNSAT if self.complete else self.status
-            return Result.answer(status, tally=tally, asked=limits, stats=stats,
-                                 message=message)
-        return Result.answer(Status.SOLVED, _grid(lay, self.first), tally=tally, asked=limits,
-                             stats=stats, message=message)
-
-
-def _cuts(lay: Layout, values: Sequence[bool]) -> list[tuple[list[int], list[int]]]:
-    """Lazy cuts for a shading, as (cells that must be inside, cells that must be
-    outside) alternatives: the clause "one of the first is inside or one of the second
-    is outside". Empty when the shading is connected with no holes."""
-    found = []
-    for cut in graph_constraints.separator_cuts(values, lay.inner, lay.root, lay.required):
-        found.append((list(cut.on), list(cut.off)))
-    outside = [not v for v in values] + [True]
-    for cut in graph_constraints.separator_cuts(outside, lay.outer, lay.border):
-        # In the outside graph "active" means outside: the roles swap.
-        found.append((list(cut.off), list(cut.on)))
-    return found
+def _cuts(lay: Layout) -> lazy_cuts.Violated:
+    """The lazy cuts a shading violates: the cave connected (rooted at the first clue,
+    every clue in it) and the outside reaching the edge (`lazy_cuts.region_cuts`)."""
+    return lambda values: lazy_cuts.region_cuts(values, lay.inner, lay.outer, lay.root,
+                                                lay.required)
 
 
 # ---------------------------------------------------------------- CP-SAT
@@ -274,13 +231,12 @@ def cpsat_export(instance: Instance) -> cp_model.CpModel:
 
 def check_cpsat_options(limits: Limits) -> None:
     """cpsat's options, `connectivity=METHOD` and CP-SAT's own (the registry's checker)."""
-    cpsat_common.check_options(_options(limits, "connectivity", CPSAT_METHODS,
-                                        _CPSAT_DEFAULT)[1])
+    cpsat_common.check_options(lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)[1])
 
 
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """CP-SAT; `unique` by forbid-and-re-solve, `count` by enumeration (module docstring)."""
-    method, limits = _options(limits, "connectivity", CPSAT_METHODS, _CPSAT_DEFAULT)
+    method, limits = lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)
     limits = limits.with_(options={**_CPSAT_PARAMETERS, **limits.options})
     watch, deadline = Stopwatch(), limits.deadline()
     lay = layout(instance)
@@ -291,15 +247,15 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     model, inside = build_cpsat(instance, "distance" if enumerate_all else method)
     watch.built()
     if method == "lazy":
-        tally, effort = _cpsat_lazy(model, inside, lay, limits, deadline)
+        tally, effort = lazy_cuts.cpsat_loop(model, inside, _cuts(lay), limits, deadline)
     elif enumerate_all:
         tally, effort = _cpsat_enumerate(model, inside, limits, deadline)
     else:
         tally, effort = _cpsat_declarative(model, inside, limits, deadline)
     counters = effort.counters()
     if method == "lazy":
-        counters.update(cuts=tally.cuts, rounds=tally.rounds)
-    return tally.result(lay, limits, watch.stats(nodes=effort.nodes, **counters))
+        counters.update(tally.counters())
+    return tally.result(limits, watch.stats(nodes=effort.nodes, **counters), partial(_grid, lay))
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -315,10 +271,10 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 
 def _cpsat_enumerate(model: cp_model.CpModel, inside: list[cp_model.IntVar], limits: Limits,
-                     deadline: Deadline) -> tuple[_Tally, cpsat_common.CpEffort]:
+                     deadline: Deadline) -> tuple[lazy_cuts.CutTally, cpsat_common.CpEffort]:
     """Every solution in one CP-SAT run (`enumerate_all_solutions`, one worker)."""
     if deadline.expired():  # no time left: CP-SAT would still load the whole model first
-        return _Tally(status=Status.TIMEOUT), cpsat_common.CpEffort()
+        return lazy_cuts.CutTally(status=Status.TIMEOUT), cpsat_common.CpEffort()
     solver = cp_model.CpSolver()
     cpsat_common.configure(solver, limits, deadline)
     solver.parameters.enumerate_all_solutions = True
@@ -332,7 +288,7 @@ def _cpsat_enumerate(model: cp_model.CpModel, inside: list[cp_model.IntVar], lim
     effort.absorb(solver)
     if code == cp_model.MODEL_INVALID:
         raise RuntimeError(f"invalid CP-SAT model: {model.validate()}")
-    tally = _Tally(found=len(collector.found), status=Status.TIMEOUT)
+    tally = lazy_cuts.CutTally(found=len(collector.found), status=Status.TIMEOUT)
     # OPTIMAL: the enumeration finished; INFEASIBLE: there is nothing to enumerate.
     tally.complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     if collector.found:
@@ -341,9 +297,9 @@ def _cpsat_enumerate(model: cp_model.CpModel, inside: list[cp_model.IntVar], lim
 
 
 def _cpsat_declarative(model: cp_model.CpModel, inside: list[cp_model.IntVar], limits: Limits,
-                       deadline: Deadline) -> tuple[_Tally, cpsat_common.CpEffort]:
+                       deadline: Deadline) -> tuple[lazy_cuts.CutTally, cpsat_common.CpEffort]:
     outcome = cpsat_common.solve_model(model, inside, limits, deadline)
-    effort, tally = cpsat_common.CpEffort(), _Tally(status=outcome.status)
+    effort, tally = cpsat_common.CpEffort(), lazy_cuts.CutTally(status=outcome.status)
     effort.merge(outcome.effort)
     if outcome.status is Status.ERROR:
         raise RuntimeError(outcome.message)
@@ -358,34 +314,6 @@ def _cpsat_declarative(model: cp_model.CpModel, inside: list[cp_model.IntVar], l
                                             known=outcome.values, stop_at=wanted)
         effort.merge(more.effort)
         tally.found, tally.complete = more.found, more.complete
-    return tally, effort
-
-
-def _cpsat_lazy(model: cp_model.CpModel, inside: list[cp_model.IntVar], lay: Layout,
-                limits: Limits, deadline: Deadline) -> tuple[_Tally, cpsat_common.CpEffort]:
-    """Solve, add the cuts a disconnected model violates, solve again (a fresh search
-    each round: CP-SAT is not incremental); found solutions are forbidden in turn."""
-    effort, tally, wanted = cpsat_common.CpEffort(), _Tally(), solutions_wanted(limits)
-    while wanted is None or tally.found < wanted:
-        outcome = cpsat_common.solve_model(model, inside, limits, deadline)
-        effort.merge(outcome.effort)
-        tally.rounds += 1
-        if outcome.values is None:
-            tally.complete, tally.status = outcome.status is Status.UNSAT, outcome.status
-            return tally, effort
-        values = [bool(v) for v in outcome.values]
-        cuts = _cuts(lay, values)
-        for must_inside, must_outside in cuts:
-            model.add_bool_or([inside[v] for v in must_inside]
-                              + [inside[v].negated() for v in must_outside])
-        tally.cuts += len(cuts)
-        if cuts:
-            continue
-        tally.found += 1
-        tally.first = tally.first or values
-        model.add_bool_or([lit.negated() if on else lit
-                           for lit, on in zip(inside, values, strict=True)])
-    tally.complete = wanted == 1
     return tally, effort
 
 
@@ -489,81 +417,26 @@ def _unary_add(enc: sat_common.Encoding, left: Sequence[int], right: Sequence[in
 
 def sat_export(instance: Instance) -> CnfExport:
     """The complete CNF (connectivity by BFS layers): every model decodes to a solution."""
-    enc, inside = build_sat(instance, complete=True)
-    lay = layout(instance)
-
-    def decode(true: set[int]) -> dict[str, Any]:
-        return _grid(lay, [lit in true for lit in inside])
-
-    comments = (
-        f"twinsolve cave {instance.rows}x{instance.cols}: variable r*{instance.cols}+c+1 is "
+    return lazy_cuts.complete_export(
+        _sat_problem(instance, "layers"), "cave", instance.rows, instance.cols,
         "inside(r, c)",
-        "complete encoding: connectivity of the cave and of the outside (with a border "
-        "vertex) by BFS layers, not the lazy cuts of the sat back-end",
-        "every model is a solution; feasibility only (no objective)",
-    )
-    return CnfExport(enc.clauses, enc.top, (), decode, comments)
+        "connectivity of the cave and of the outside (with a border vertex) by BFS layers")
 
 
 def check_sat_options(limits: Limits) -> None:
     """sat's options, `connectivity=METHOD` and `solver=NAME` (the registry's checker)."""
-    sat_common.check_options(_options(limits, "connectivity", SAT_METHODS, _SAT_DEFAULT)[1])
+    sat_common.check_options(lazy_cuts.connectivity(limits, SAT_METHODS, SAT_METHODS[0])[1])
 
 
 def solve_sat(instance: Instance, limits: Limits) -> Result:
     """SAT with lazy connectivity cuts; `unique` / `count` by blocking clauses."""
-    method, limits = _options(limits, "connectivity", SAT_METHODS, _SAT_DEFAULT)
-    name = sat_common.solver_name(limits)
-    watch, deadline = Stopwatch(), limits.deadline()
+    return lazy_cuts.solve_sat(limits, partial(_sat_problem, instance), SAT_METHODS)
+
+
+def _sat_problem(instance: Instance, method: str) -> lazy_cuts.SatProblem:
     lay = layout(instance)
     enc, inside = build_sat(instance, complete=method == "layers")
-    watch.built()
-    tally = _Tally()
-    with sat_common.SatSession(name, enc.clauses, deadline) as session:
-        _sat_loop(session, inside, lay, tally, solutions_wanted(limits))
-    stats = session.stats
-    counters = {**stats.counters(), "cuts": tally.cuts, "rounds": tally.rounds}
-    return tally.result(lay, limits, watch.stats(nodes=stats.nodes, **counters))
-
-
-def _sat_loop(session: sat_common.SatSession, inside: list[int], lay: Layout, tally: _Tally,
-              wanted: int | None) -> None:
-    """Models of the CNF, cut until connected, each solution blocked after it is found."""
-    while wanted is None or tally.found < wanted:
-        outcome = _connected_model(session, inside, lay, tally)
-        if not isinstance(outcome, list):
-            tally.complete = outcome is False
-            tally.status = Status.UNSAT if outcome is False else Status.TIMEOUT
-            return
-        tally.found += 1
-        tally.first = tally.first or outcome
-        session.add(_forbid(inside, outcome))
-    tally.complete = wanted == 1
-
-
-def _forbid(inside: Sequence[int], values: Sequence[bool]) -> list[int]:
-    """The clause "some cell differs from the shading `values`"."""
-    return [-lit if on else lit for lit, on in zip(inside, values, strict=True)]
-
-
-def _connected_model(session: sat_common.SatSession, inside: Sequence[int], lay: Layout,
-                     tally: _Tally, assumptions: Sequence[int] = ()) -> list[bool] | bool | None:
-    """The next connected shading without holes (its `inside` values), after as many
-    rounds of lazy cuts as it takes; False when there is none, None out of time.
-    The cuts hold in every solution, so they stay for later calls."""
-    while True:
-        outcome = session.solve(assumptions)
-        tally.rounds += 1
-        if not outcome:
-            return outcome
-        model = session.model()
-        values = [lit in model for lit in inside]
-        cuts = _cuts(lay, values)
-        for must_inside, must_outside in cuts:
-            session.add([inside[v] for v in must_inside] + [-inside[v] for v in must_outside])
-        tally.cuts += len(cuts)
-        if not cuts:
-            return values
+    return lazy_cuts.SatProblem(enc.clauses, enc.top, inside, _cuts(lay), partial(_grid, lay))
 
 
 # ---------------------------------------------------------------- clue choice (generating)
@@ -600,6 +473,7 @@ class ClueOracle:
         self._blank = Instance(rows, cols, tuple(tuple(EMPTY for _ in range(cols))
                                                  for _ in range(rows)))
         self._lay = layout(self._blank)  # no clue: no root, nothing required
+        self._cuts = _cuts(self._lay)
         self._enc = enc = sat_common.Encoding()
         self._inside = inside = [enc.var("inside", v // cols, v % cols)
                                  for v in range(rows * cols)]
@@ -612,7 +486,7 @@ class ClueOracle:
         self._several = enc.var("several")  # two cells or more are inside
         for v, near in enumerate(self._lay.inner):
             enc.add([-self._several, -inside[v]] + [inside[u] for u in near])
-        enc.add(_forbid(inside, [cell for line in self._shading for cell in line]))
+        enc.add(lazy_cuts.forbid(inside, [cell for line in self._shading for cell in line]))
         self._session = sat_common.SatSession(solver, enc.clauses, Deadline(None))
         self._selector: dict[tuple[int, int], int] = {}
         self._numbers = {cell: count_visible(self._shading, *cell) for cell in self.cells}
@@ -661,7 +535,8 @@ class ClueOracle:
                    for r, c in cells):
                 return shading
         assumptions = [lit if lit in chosen else -lit for lit in self._selector.values()]
-        found = _connected_model(self._session, self._inside, self._lay, _Tally(), assumptions)
+        found = lazy_cuts.valid_model(self._session, self._inside, self._cuts,
+                                      lazy_cuts.CutTally(), assumptions)
         if not isinstance(found, list):
             return None
         cols = self._lay.cols

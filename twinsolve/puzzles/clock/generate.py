@@ -40,28 +40,10 @@ from __future__ import annotations
 
 import random
 
+from ...core import generation
 from ...core.errors import UsageError
-from ...core.generation import (
-    ATTEMPTS as DRIVER_ATTEMPTS,
-)
-from ...core.generation import (
-    Generated,
-    Grade,
-    Option,
-    Request,
-    Shipped,
-)
-from ...search.plan_levels import (
-    Band,
-    PlanProblem,
-    check_plan_request,
-    draw,
-    grade_plan,
-    solves_within,
-    survey,
-    wanted_lengths,
-    whole_option,
-)
+from ...core.generation import Generated, Option, Request, Shipped
+from ...search.plan_levels import Band, PlanLevels, PlanProblem, survey, whole_option
 from . import hand
 from .rules import MAX_HOURS, Instance, dial_gcd, unreachable_reason
 
@@ -78,7 +60,7 @@ DEFAULT_SIZE = None
 OPTIONS = (Option("length", "optimal plan length"),
            Option("hours", "hours on the dial, 2 to 1,000,000"),
            Option("steps", "how many steps the dial has, 1 to 4"))
-ATTEMPTS = DRIVER_ATTEMPTS
+ATTEMPTS = generation.ATTEMPTS
 # The graded sets in instances/clock/graded/ (`python -m twinsolve.generation.shipped`).
 SHIPPED = (Shipped("easy", None, 2), Shipped("medium", None, 2), Shipped("hard", None, 2))
 # The longest optimal plan a request may ask for: dials of 360 to 1,440 hours give
@@ -93,19 +75,14 @@ def problem(instance: Instance) -> PlanProblem:
                        lambda cap: min(positions, cap), unreachable_reason(instance))
 
 
-def grade(instance: Instance) -> Grade:
-    """The level of any clock instance (see the module docstring) and its evidence."""
-    return grade_plan(problem(instance), BANDS)
-
-
-def solves_at(instance: Instance, level: str) -> bool:
-    """Whether the solver restricted to `level` finds the one optimal plan."""
-    return solves_within(problem(instance), BANDS[LEVELS.index(level)])
+PLANS = PlanLevels(BANDS, problem, "clock", LONGEST)
+grade = PLANS.grade  # the contract's grade: the level of any clock instance and its evidence
+solves_at = PLANS.solves_at
 
 
 def _options(request: Request) -> tuple[int | None, int | None, int | None]:
     """(length, hours, steps), each refused as a `UsageError` when impossible."""
-    length = check_plan_request(request, BANDS, "clock", LONGEST)
+    length = PLANS.length(request)
     hours = whole_option(request, "hours", 2, MAX_HOURS)
     steps = whole_option(request, "steps", 1, 4)
     if hours is not None and length is not None and length >= hours:
@@ -135,11 +112,11 @@ def _dial(rng: random.Random, hours: int | None, steps: int | None, longest: int
 def attempt(request: Request, rng: random.Random) -> Generated | None:
     """One try: one random dial, its survey from the start, up to a dozen targets graded."""
     length, hours, steps = _options(request)
-    lengths = wanted_lengths(BANDS, request.level, length)
+    lengths = PLANS.lengths(request, length)
     dial = _dial(rng, hours, steps, lengths[-1])
     hits = survey(hand.space(dial), lambda position: (position,), lengths[-1])
 
     def build(target: int) -> Instance:
         return Instance(dial.hours, dial.start, target, dial.steps)
 
-    return draw(hits, lengths, rng, build, grade, request.level)
+    return PLANS.draw(hits, lengths, rng, build, request.level)

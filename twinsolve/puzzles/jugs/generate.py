@@ -39,28 +39,15 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
+from ...core import generation
 from ...core.errors import UsageError, quoted
-from ...core.generation import (
-    ATTEMPTS as DRIVER_ATTEMPTS,
-)
-from ...core.generation import (
-    Generated,
-    Grade,
-    Option,
-    Request,
-    Shipped,
-    spelled,
-)
+from ...core.generation import Generated, Option, Request, Shipped, spelled
 from ...search.plan_levels import (
     Band,
+    PlanLevels,
     PlanProblem,
-    check_plan_request,
-    draw,
-    grade_plan,
     reachable_counter,
-    solves_within,
     survey,
-    wanted_lengths,
     whole_option,
 )
 from . import hand
@@ -80,7 +67,7 @@ OPTIONS = (Option("length", "optimal plan length"),
            Option("jugs", "how many jugs, 2 to 4"),
            Option("goal", "holds: one jug holds C; total: C in all; exact: every level",
                   kind="word", choices=("holds", "total", "exact"), metavar="KIND"))
-ATTEMPTS = DRIVER_ATTEMPTS
+ATTEMPTS = generation.ATTEMPTS
 # The graded sets in instances/jugs/graded/ (`python -m twinsolve.generation.shipped`).
 SHIPPED = (Shipped("easy", None, 2), Shipped("medium", None, 2), Shipped("hard", None, 2))
 # The longest optimal plan a request may ask for: two jugs of up to 23 and 19 give
@@ -97,19 +84,14 @@ def problem(instance: Instance) -> PlanProblem:
                        unreachable_reason(instance))
 
 
-def grade(instance: Instance) -> Grade:
-    """The level of any jugs instance (see the module docstring) and its evidence."""
-    return grade_plan(problem(instance), BANDS)
-
-
-def solves_at(instance: Instance, level: str) -> bool:
-    """Whether the solver restricted to `level` finds the one optimal plan."""
-    return solves_within(problem(instance), BANDS[LEVELS.index(level)])
+PLANS = PlanLevels(BANDS, problem, "jugs", LONGEST)
+grade = PLANS.grade  # the contract's grade: the level of any jugs instance and its evidence
+solves_at = PLANS.solves_at
 
 
 def _options(request: Request) -> tuple[int | None, int | None, str | None]:
     """(length, jugs, goal), each refused as a `UsageError` when impossible."""
-    length = check_plan_request(request, BANDS, "jugs", LONGEST)
+    length = PLANS.length(request)
     jugs = whole_option(request, "jugs", 2, 4)
     goal = request.option("goal")
     if goal is not None and goal not in {kind.value for kind in GoalKind}:
@@ -164,7 +146,7 @@ def _goals(levels: tuple[int, ...], kinds: frozenset[str]) -> list[Hashable]:
 def attempt(request: Request, rng: random.Random) -> Generated | None:
     """One try: one random jug set, its survey, and up to a dozen goals graded."""
     length, jugs, goal = _options(request)
-    lengths = wanted_lengths(BANDS, request.level, length)
+    lengths = PLANS.lengths(request, length)
     shape = _shape(rng, jugs, lengths[-1], goal)
     kinds = frozenset([goal] if goal else (kind.value for kind in GoalKind))
     hits = survey(hand.space(shape), lambda levels: _goals(levels, kinds), lengths[-1])
@@ -174,4 +156,4 @@ def attempt(request: Request, rng: random.Random) -> Generated | None:
         return Instance(shape.capacities, shape.start, shape.kinds,
                         Goal(GoalKind(kind), amounts))
 
-    return draw(hits, lengths, rng, build, grade, request.level)
+    return PLANS.draw(hits, lengths, rng, build, request.level)

@@ -53,7 +53,7 @@ from rich.text import Text
 
 from ...core import drawing
 from ...core.errors import quoted
-from ...core.geometry import DELTAS
+from ...core.geometry import DELTAS, Sized
 from ...core.instance_file import (
     BodyLine,
     Layout,
@@ -81,7 +81,7 @@ BRUTE_MAX_CANDIDATES = 1 << 20
 
 
 @dataclass(frozen=True)
-class Instance:
+class Instance(Sized):
     PUZZLE: ClassVar[str] = "lightsout"
 
     rows: int
@@ -91,10 +91,6 @@ class Instance:
     sigma: bool = False
     modulus: int = 2
     meta: Metadata = ()
-
-    @property
-    def cells(self) -> int:
-        return self.rows * self.cols
 
     @property
     def variant(self) -> str:

@@ -89,18 +89,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ...core import generation
 from ...core.errors import UsageError, quoted
-from ...core.generation import (
-    ATTEMPTS as DRIVER_ATTEMPTS,
-)
-from ...core.generation import (
-    Generated,
-    Grade,
-    Option,
-    Request,
-    Shipped,
-    spelled,
-)
+from ...core.generation import Generated, Grade, Option, Request, Shipped, spelled
 from ...core.limits import Limits
 from ...core.result import Status
 from ...core.run import run
@@ -339,7 +330,7 @@ OPTIONS = (Option("flips", "fewest flips of the answer"),
                   choices=("any", "all"), metavar="any|all"),
            Option("lasers", "lasers on the grid (default 1)"),
            Option("mirrors", "rotatable mirrors (default: 30% of the grid)"))
-ATTEMPTS = DRIVER_ATTEMPTS
+ATTEMPTS = generation.ATTEMPTS
 # The graded sets in instances/mirror/graded/ (`python -m twinsolve.generation.shipped`).
 SHIPPED = (Shipped("easy", (8, 8), 2), Shipped("medium", (8, 8), 2),
            Shipped("hard", (8, 8), 2), Shipped("hard", (16, 16), 1))

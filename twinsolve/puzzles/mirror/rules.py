@@ -38,7 +38,7 @@ from rich.text import Text
 
 from ...core import drawing
 from ...core.errors import quoted
-from ...core.geometry import DELTAS, Direction
+from ...core.geometry import DELTAS, Direction, Sized
 from ...core.instance_file import Layout, Metadata, format_metadata, read_layout
 from ...core.limits import Limits, Poller
 from ...core.result import Result, Stats, Status, Stopwatch, Tally
@@ -107,7 +107,7 @@ def reflect(direction: Direction | int, mirror: str) -> Direction:
 
 
 @dataclass(frozen=True)
-class Instance:
+class Instance(Sized):
     PUZZLE: ClassVar[str] = "mirror"
 
     rows: int
@@ -115,10 +115,6 @@ class Instance:
     grid: tuple[tuple[CellKind, ...], ...]
     goal: Goal = Goal.ANY
     meta: Metadata = ()
-
-    @property
-    def cells(self) -> int:
-        return self.rows * self.cols
 
     @property
     def variant(self) -> str:

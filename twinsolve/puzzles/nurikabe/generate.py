@@ -53,7 +53,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ...core.errors import UsageError
+from ...core.clue_grid import check_grid_request
 from ...core.generation import Generated, Grade, Option, Request, Shipped
 from ...core.limits import Limits
 from ...search.grid import Grid
@@ -197,14 +197,7 @@ def grade(instance: Instance) -> Grade:
 
 def check(request: Request) -> None:
     """Refuse sizes out of range and grids too small for the level (`MIN_CELLS`)."""
-    rows, cols = request.rows, request.cols
-    for size, what in ((rows, "rows"), (cols, "columns")):
-        if size is None or not 2 <= size <= MAX_GENERATED_SIDE:
-            raise UsageError(f"a generated Nurikabe has 2..{MAX_GENERATED_SIDE} {what}, "
-                             f"got {size}")
-    if rows * cols < MIN_CELLS[request.level]:
-        raise UsageError(f"a {rows}x{cols} grid has no {request.level} Nurikabe puzzle "
-                         f"(it needs at least {MIN_CELLS[request.level]} cells)")
+    check_grid_request(request, "Nurikabe", range(2, MAX_GENERATED_SIDE + 1), MIN_CELLS)
 
 
 def _clues(shaded: list[list[bool]], rng: random.Random, symmetric: bool

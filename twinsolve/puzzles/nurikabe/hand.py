@@ -32,9 +32,7 @@ its `Propagator`, cheapest first:
 - `probing` (option `probe`, on by default): the engine's failed-literal
   probing on the undecided cells beside a decided one, shaded first: a
   value whose propagation fails is removed. Trials are counted apart, as
-  `probes`, not as search nodes. In the search, every such cell while at
-  most `FULL_DEPTH` decisions are open, below that only those within
-  `FOCUS` steps of the latest decision (`NurikabeModel._branched`).
+  `probes`, not as search nodes; at every node of the search too.
 - `lookahead` (with probing): once the root is stuck, the same trials one
   level deeper (`search.lookahead`): each propagates with probing, so a
   value falls when every way probing continues from it fails; at most
@@ -57,7 +55,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ...core.limits import Limits
-from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
+from ...core.result import Result, Stopwatch
+from ...search.branching import check_probe_option, solve_by_search
 from ...search.grid import Grid
 from ...search.islands import TECHNIQUES as ISLAND_TECHNIQUES
 from ...search.islands import Islands
@@ -68,12 +67,9 @@ from ...search.propagate import (
     IS_TRUE,
     TRUE,
     UNDECIDED,
-    LimitReached,
     Propagator,
     Rule,
-    SolveResult,
     Store,
-    search,
 )
 from .rules import Instance, clue_cells, solution_from_shaded
 
@@ -88,7 +84,6 @@ SHADED, UNSHADED = IS_TRUE, IS_FALSE
 TECHNIQUES = ("reach", "cuts", "shapes", "probing", "lookahead")
 LOOKAHEAD_TRIALS = 100  # trials of the lookahead at the root, at most
 FOCUS = 3  # a lookahead trial probes the cells within this many steps of its cell
-FULL_DEPTH = 8  # search probes every cell while this many decisions are open, at most
 
 
 class NurikabeModel:
@@ -120,7 +115,6 @@ class NurikabeModel:
             self.prop.enable_probing(self._frontier, shaded_first)
         self.lookahead = None
         self.near: list[int] | None = None
-        self.branches: list[int] = []  # cells branched on, in the order search chose them
         self._around: dict[int, list[int]] = {}
         if self.probe and "lookahead" in self.techniques:
             self.lookahead = Lookahead(self.prop, self._frontier, shaded_first,
@@ -128,30 +122,14 @@ class NurikabeModel:
 
     def _frontier(self, store: Store) -> list[int]:
         """The cells to probe: undecided cells beside a decided one, ascending; during a
-        lookahead trial only those near its cell (`_focus`), and in the search only those
-        near the latest branching cell (`_branched`)."""
+        lookahead trial only those near its cell (`_focus`)."""
         dom, nbrs = store.dom, self.grid.neighbours
-        cells = self.near
-        if cells is None:
-            cells = range(self.grid.size) if not self.branches else self._branched(dom)
+        cells = range(self.grid.size) if self.near is None else self.near
         return [i for i in cells
                 if dom[i] == UNDECIDED and any(dom[w] != UNDECIDED for w in nbrs[i])]
 
-    def _branched(self, dom: Sequence[int]) -> list[int]:
-        """The cells within `FOCUS` steps of the latest branching cell still decided.
-
-        Why: probing every cell at every node costs more than the nodes it saves (a node
-        of a 10x10 took 0.1 s); what a decision changes is near it. Once the search has
-        backtracked, the cells chosen below are undecided again (their trail is undone),
-        so the latest decided one is the decision being propagated. Sound whatever the
-        focus: probing only removes values that fail."""
-        while self.branches and dom[self.branches[-1]] == UNDECIDED:
-            self.branches.pop()
-        if len(self.branches) <= FULL_DEPTH:
-            return list(range(self.grid.size))
-        return self._around_cell(self.branches[-1])
-
     def _around_cell(self, cell: int) -> list[int]:
+        """The cells within `FOCUS` steps of `cell` (kept: a lookahead meets them again)."""
         near = self._around.get(cell)
         if near is None:
             dist = self.grid.distances([cell], max_dist=FOCUS)
@@ -161,12 +139,6 @@ class NurikabeModel:
     def _focus(self, cell: int | None) -> None:
         """A lookahead trial on `cell` probes within `FOCUS` steps of it (None: all)."""
         self.near = None if cell is None else self._around_cell(cell)
-
-    def branch_order(self, store: Store, var: int) -> tuple[int, ...]:
-        """Search's value order (`shaded_first`), noting the cell branched on (`_branched`)."""
-        if var < self.grid.size:
-            self.branches.append(var)
-        return shaded_first(store, var)
 
     def settle(self) -> bool:
         """Propagation at the root, then, when it is stuck, the lookahead (at most
@@ -232,8 +204,7 @@ def shaded_first(store: Store, var: int) -> tuple[int, ...]:
 
 def check_options(limits: Limits) -> None:
     """hand's one option, `probe=true|false` (the registry's checker)."""
-    limits.check_options("hand", ("probe",))
-    limits.flag("probe", True)
+    check_probe_option(limits)
 
 
 def solve(instance: Instance, limits: Limits) -> Result:
@@ -248,37 +219,6 @@ def solve(instance: Instance, limits: Limits) -> Result:
     deadline = limits.deadline()
     model = build(instance, limits.flag("probe", True))
     watch.built()
-    model.prop.deadline = deadline
-    try:
-        settled = model.settle()
-    except LimitReached:
-        return Result(Status.TIMEOUT, stats=_stats(model, watch, 0),
-                      message="hand stopped: time limit")
-    if not settled:
-        return Result.unsat(limits, stats=_stats(model, watch, 0))
-    if model.decided():
-        return Result.answer(Status.SOLVED, model.solution(model.store.solution()),
-                             tally=Tally(1, complete=True), asked=limits,
-                             stats=_stats(model, watch, 0))
-    found = search(model.prop, choose=model.choose, order=model.branch_order,
-                   max_solutions=solutions_wanted(limits), keep=1,
-                   node_limit=limits.node_limit, deadline=deadline)
-    return _result(model, limits, found, _stats(model, watch, found.nodes))
-
-
-def _stats(model: NurikabeModel, watch: Stopwatch, nodes: int) -> Stats:
-    counters = {"propagations": model.prop.runs}
-    if model.probe:
-        counters["probes"] = model.prop.probes
-    return watch.stats(nodes=nodes, **counters)
-
-
-def _result(model: NurikabeModel, limits: Limits, found: SolveResult, stats: Stats) -> Result:
-    stopped = found.limit_hit
-    message = f"hand stopped: {stopped} limit" if stopped else None
-    if not found.solutions:
-        if stopped:
-            return Result(Status.TIMEOUT, stats=stats, message=message)
-        return Result.unsat(limits, stats=stats)
-    return Result.answer(Status.SOLVED, model.solution(found.solutions[0]),
-                         tally=found.tally, asked=limits, stats=stats, message=message)
+    return solve_by_search(model, limits, deadline, watch, order=shaded_first,
+                           probes=(lambda: model.prop.probes) if model.probe else None,
+                           settle=model.settle, decided=model.decided)

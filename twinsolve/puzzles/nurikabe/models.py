@@ -36,7 +36,8 @@ Back-ends.
   (`rounds`, `cuts` in the stats).
 - `sat`: CNF through PySAT; exactly-one and the island sizes by cardinality
   encodings (and the sea's size too when it is at most a third of the grid);
-  the sea's connectivity by lazy cuts in one incremental solver: solve, add
+  the sea's connectivity by lazy cuts in one incremental solver
+  (`models.lazy_cuts`, which runs every loop here): solve, add
   the cuts the model violates (`graph_constraints.separator_cuts` and the
   islands' above), solve again, until a model needs none or UNSAT.
 
@@ -58,14 +59,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from ...core.limits import Deadline, Limits
-from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
+from ...core.result import Result, Stopwatch
 from ...core.time_limit import checkpoint
-from ...models import cpsat_common, graph_constraints, sat_common
+from ...models import cpsat_common, graph_constraints, lazy_cuts, sat_common
 from ...models.export import CnfExport
 from ...search.graph import components
 from ...search.grid import Grid
@@ -276,33 +278,12 @@ def _sea_implied(lay: Layout, shaded: Sequence[Any], neg: Callable[[Any], Any]
     return clauses
 
 
-def _options(limits: Limits, key: str, allowed: Sequence[str], default: str
-             ) -> tuple[str, Limits]:
-    """Take `key` out of the options (checked against `allowed`); the rest stay."""
-    value = limits.choice(key, default, allowed)
-    options = {name: given for name, given in limits.options.items() if name != key}
-    return value, limits.with_(options=options)
-
-
-@dataclass
-class _Tally:
-    """Forbid-and-re-solve bookkeeping of both loops (`found` and `complete` make the
-    `core.result.Tally` of the answer)."""
-
-    first: list[bool] | None = None
-    found: int = 0
-    complete: bool = False
-    status: Status = Status.TIMEOUT
-    cuts: int = 0
-    rounds: int = 0
-
-    def result(self, lay: Layout, limits: Limits, stats: Stats) -> Result:
-        tally = Tally(self.found, self.complete)
-        if self.first is None:
-            status = Status.UNSAT if self.complete else self.status
-            return Result.answer(status, tally=tally, asked=limits, stats=stats)
-        return Result.answer(Status.SOLVED, _grid(lay, self.first), tally=tally, asked=limits,
-                             stats=stats)
+def _cuts(lay: Layout, sea: bool = True) -> lazy_cuts.Violated:
+    """The cuts a shading violates: an island without a clue (`island_cuts`), and with
+    `sea` the sea's separator cuts."""
+    if not sea:
+        return partial(island_cuts, lay)
+    return lambda values: island_cuts(lay, values) + _sea_cuts(lay, values)
 
 
 # ---------------------------------------------------------------- CP-SAT
@@ -368,43 +349,20 @@ def cpsat_export(instance: Instance) -> cp_model.CpModel:
 
 def check_cpsat_options(limits: Limits) -> None:
     """cpsat's options, `connectivity=METHOD` and CP-SAT's own (the registry's checker)."""
-    cpsat_common.check_options(_options(limits, "connectivity", CPSAT_METHODS,
-                                        _CPSAT_DEFAULT)[1])
+    cpsat_common.check_options(lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)[1])
 
 
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """CP-SAT with lazy island cuts; `unique` / `count` by forbid-and-re-solve."""
-    method, limits = _options(limits, "connectivity", CPSAT_METHODS, _CPSAT_DEFAULT)
+    method, limits = lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)
     limits = limits.with_(options={**_CPSAT_PARAMETERS, **limits.options})
     watch, deadline = Stopwatch(), limits.deadline()
     model, shaded, lay = build_cpsat(instance, method)
     watch.built()
-    effort, tally, wanted = cpsat_common.CpEffort(), _Tally(), solutions_wanted(limits)
-    while wanted is None or tally.found < wanted:
-        outcome = cpsat_common.solve_model(model, shaded, limits, deadline)
-        effort.merge(outcome.effort)
-        tally.rounds += 1
-        if outcome.status is Status.ERROR:
-            raise RuntimeError(outcome.message)
-        if outcome.values is None:
-            tally.complete, tally.status = outcome.status is Status.UNSAT, outcome.status
-            break
-        values = [bool(v) for v in outcome.values]
-        cuts = island_cuts(lay, values) + (_sea_cuts(lay, values) if method == "lazy" else [])
-        for must_shade, must_land in cuts:
-            model.add_bool_or([shaded[v] for v in must_shade]
-                              + [shaded[v].negated() for v in must_land])
-        tally.cuts += len(cuts)
-        if cuts:
-            continue
-        tally.found += 1
-        tally.first = tally.first or values
-        model.add_bool_or([lit.negated() if on else lit
-                           for lit, on in zip(shaded, values, strict=True)])
-    else:
-        tally.complete = wanted == 1
-    counters = {**effort.counters(), "cuts": tally.cuts, "rounds": tally.rounds}
-    return tally.result(lay, limits, watch.stats(nodes=effort.nodes, **counters))
+    tally, effort = lazy_cuts.cpsat_loop(model, shaded, _cuts(lay, method == "lazy"), limits,
+                                         deadline)
+    counters = {**effort.counters(), **tally.counters()}
+    return tally.result(limits, watch.stats(nodes=effort.nodes, **counters), partial(_grid, lay))
 
 
 # ---------------------------------------------------------------- SAT
@@ -468,19 +426,10 @@ def build_sat(instance: Instance, complete: bool = False
 
 def sat_export(instance: Instance) -> CnfExport:
     """The complete CNF (connectivity by BFS layers): every model decodes to a solution."""
-    enc, shaded, lay = build_sat(instance, complete=True)
-
-    def decode(true: set[int]) -> dict[str, Any]:
-        return _grid(lay, [lit in true for lit in shaded])
-
-    comments = (
-        f"twinsolve nurikabe {instance.rows}x{instance.cols}: variable r*{instance.cols}+c+1 "
-        "is shaded(r, c)",
-        "complete encoding: the sea's and each island's connectivity by BFS layers, not "
-        "the lazy cuts of the sat back-end",
-        "every model is a solution; feasibility only (no objective)",
-    )
-    return CnfExport(enc.clauses, enc.top, (), decode, comments)
+    return lazy_cuts.complete_export(
+        _sat_problem(instance, complete=True), "nurikabe", instance.rows, instance.cols,
+        "shaded(r, c)",
+        "the sea's and each island's connectivity by BFS layers")
 
 
 def check_sat_options(limits: Limits) -> None:
@@ -490,16 +439,12 @@ def check_sat_options(limits: Limits) -> None:
 
 def solve_sat(instance: Instance, limits: Limits) -> Result:
     """SAT with lazy connectivity cuts; `unique` / `count` by blocking clauses."""
-    name = sat_common.solver_name(limits)
-    watch, deadline = Stopwatch(), limits.deadline()
-    enc, shaded, lay = build_sat(instance)
-    watch.built()
-    tally = _Tally()
-    with sat_common.SatSession(name, enc.clauses, deadline) as session:
-        _sat_loop(session, shaded, lay, tally, solutions_wanted(limits))
-    stats = session.stats
-    counters = {**stats.counters(), "cuts": tally.cuts, "rounds": tally.rounds}
-    return tally.result(lay, limits, watch.stats(nodes=stats.nodes, **counters))
+    return lazy_cuts.solve_sat(limits, lambda _: _sat_problem(instance))
+
+
+def _sat_problem(instance: Instance, complete: bool = False) -> lazy_cuts.SatProblem:
+    enc, shaded, lay = build_sat(instance, complete)
+    return lazy_cuts.SatProblem(enc.clauses, enc.top, shaded, _cuts(lay), partial(_grid, lay))
 
 
 def another_solution(instance: Instance, solution: dict[str, list[str]],
@@ -509,43 +454,9 @@ def another_solution(instance: Instance, solution: dict[str, list[str]],
     name = sat_common.DEFAULT_SOLVER
     enc, shaded, lay = build_sat(instance)
     values = [ch == "1" for row in solution["shaded"] for ch in row]
-    enc.add([-lit if on else lit for lit, on in zip(shaded, values, strict=True)])
+    enc.add(lazy_cuts.forbid(shaded, values))
     with sat_common.SatSession(name, enc.clauses, deadline or Deadline(None)) as session:
-        found = _valid_model(session, shaded, lay, _Tally())
+        found = lazy_cuts.valid_model(session, shaded, _cuts(lay), lazy_cuts.CutTally())
     if not isinstance(found, list):
         return None
     return [found[r * lay.cols:(r + 1) * lay.cols] for r in range(lay.rows)]
-
-
-def _sat_loop(session: sat_common.SatSession, shaded: list[int], lay: Layout, tally: _Tally,
-              wanted: int | None) -> None:
-    """Models of the CNF, cut until valid, each solution blocked after it is found."""
-    while wanted is None or tally.found < wanted:
-        outcome = _valid_model(session, shaded, lay, tally)
-        if not isinstance(outcome, list):
-            tally.complete = outcome is False
-            tally.status = Status.UNSAT if outcome is False else Status.TIMEOUT
-            return
-        tally.found += 1
-        tally.first = tally.first or outcome
-        session.add([-lit if on else lit for lit, on in zip(shaded, outcome, strict=True)])
-    tally.complete = wanted == 1
-
-
-def _valid_model(session: sat_common.SatSession, shaded: Sequence[int], lay: Layout,
-                 tally: _Tally) -> list[bool] | bool | None:
-    """The next shading with a connected sea and every island holding its clue, after
-    as many rounds of cuts as it takes; False when there is none, None out of time."""
-    while True:
-        outcome = session.solve()
-        tally.rounds += 1
-        if not outcome:
-            return outcome
-        model = session.model()
-        values = [lit in model for lit in shaded]
-        cuts = island_cuts(lay, values) + _sea_cuts(lay, values)
-        for must_shade, must_land in cuts:
-            session.add([shaded[v] for v in must_shade] + [-shaded[v] for v in must_land])
-        tally.cuts += len(cuts)
-        if not cuts:
-            return values

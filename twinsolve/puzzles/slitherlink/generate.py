@@ -47,9 +47,8 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from ...core.errors import UsageError
+from ...core.clue_grid import branching_grade, check_grid_request, fill_holes, level_evidence
 from ...core.generation import Generated, Grade, Option, Request, Shipped
 from ...core.geometry import DELTAS
 from ...search.propagate import search
@@ -99,27 +98,6 @@ def _pinches(inside: list[list[bool]], r: int, c: int) -> bool:
     return False
 
 
-def _fill_holes(inside: list[list[bool]]) -> None:
-    """Outside cells that cannot reach the edge join the inside (no holes; filling
-    never makes a checkerboard, since a filled cell has no outside neighbour)."""
-    rows, cols = len(inside), len(inside[0])
-    seen = {(r, c) for r in range(rows) for c in range(cols)
-            if (r in (0, rows - 1) or c in (0, cols - 1)) and not inside[r][c]}
-    stack = list(seen)
-    while stack:
-        r, c = stack.pop()
-        for dr, dc in DELTAS:
-            cell = (r + dr, c + dc)
-            if 0 <= cell[0] < rows and 0 <= cell[1] < cols and cell not in seen \
-                    and not inside[cell[0]][cell[1]]:
-                seen.add(cell)
-                stack.append(cell)
-    for r in range(rows):
-        for c in range(cols):
-            if (r, c) not in seen:
-                inside[r][c] = True
-
-
 def random_loop(rows: int, cols: int, rng: random.Random, share: float = SHARE
                 ) -> list[list[bool]]:
     """The inside of a random loop: a connected region of about `share` of the cells,
@@ -137,7 +115,7 @@ def random_loop(rows: int, cols: int, rng: random.Random, share: float = SHARE
         inside[r][c] = True
         grown += 1
         frontier.extend((r + dr, c + dc) for dr, dc in DELTAS)
-    _fill_holes(inside)
+    fill_holes(inside)
     return inside
 
 
@@ -150,12 +128,6 @@ def clues_of(inside: Sequence[Sequence[bool]]) -> list[list[int]]:
 
 # ---------------------------------------------------------------- grading
 
-def _evidence(instance: Instance, techniques: Sequence[str], effort: dict[str, int],
-              nodes: int = 0, depth: int = 0) -> dict[str, Any]:
-    return {"clues": len(clue_cells(instance)), "techniques": list(techniques),
-            **effort, "nodes": nodes, "depth": depth}
-
-
 def grade(instance: Instance) -> Grade:
     """The level of `instance`: the first level whose techniques decide every side
     without guessing; extreme with branching when only the search settles it."""
@@ -164,7 +136,8 @@ def grade(instance: Instance) -> Grade:
         if deduced is Deduced.NONE:
             return Grade(None, {"solutions": 0, "clues": len(clue_cells(instance))})
         if deduced is Deduced.SOLVED:
-            return Grade(level, _evidence(instance, LEVEL_TECHNIQUES[level], effort))
+            techniques = LEVEL_TECHNIQUES[level]
+            return Grade(level, level_evidence(clue_cells(instance), techniques, effort))
     return _branching_grade(instance)
 
 
@@ -174,28 +147,14 @@ def _branching_grade(instance: Instance) -> Grade:
         return Grade(None, {"solutions": 0, "clues": len(clue_cells(instance))})
     found = search(model.prop, choose=model.choose, order=on_first, max_solutions=2,
                    node_limit=EXTREME_NODES)
-    if found.unique:
-        techniques = [*TECHNIQUES, "branching"]
-        return Grade("extreme", _evidence(instance, techniques, {}, found.nodes, found.depth))
-    if found.unique is None:
-        return Grade(None, {"undecided": f"not settled in {EXTREME_NODES} search nodes",
-                            "clues": len(clue_cells(instance))})
-    return Grade(None, {"solutions": "2+" if found.count >= 2 else 0,
-                        "clues": len(clue_cells(instance))})
+    return branching_grade(clue_cells(instance), TECHNIQUES, found, EXTREME_NODES)
 
 
 # ---------------------------------------------------------------- generating
 
 def check(request: Request) -> None:
     """Refuse sizes out of range and grids too small for the level (`MIN_CELLS`)."""
-    rows, cols = request.rows, request.cols
-    for size, what in ((rows, "rows"), (cols, "columns")):
-        if size is None or not 1 <= size <= MAX_GENERATED_SIDE:
-            raise UsageError(f"a generated Slitherlink has 1..{MAX_GENERATED_SIDE} {what}, "
-                             f"got {size}")
-    if rows * cols < MIN_CELLS[request.level]:
-        raise UsageError(f"a {rows}x{cols} grid has no {request.level} Slitherlink puzzle "
-                         f"(it needs at least {MIN_CELLS[request.level]} cells)")
+    check_grid_request(request, "Slitherlink", range(1, MAX_GENERATED_SIDE + 1), MIN_CELLS)
 
 
 def _groups(rows: int, cols: int, symmetric: bool) -> list[tuple[tuple[int, int], ...]]:

@@ -88,7 +88,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ...core.limits import Limits
-from ...core.result import Result, Stats, Status, Stopwatch, solutions_wanted
+from ...core.result import Result, Stopwatch
+from ...search.branching import check_probe_option, solve_by_search
 from ...search.grid import Grid
 from ...search.propagate import (
     FALSE,
@@ -99,9 +100,7 @@ from ...search.propagate import (
     Contradiction,
     Propagator,
     Rule,
-    SolveResult,
     Store,
-    search,
 )
 from ...search.regions import GLOBAL_PRIORITY, ReachesBorder, RegionConnected
 from .rules import Instance, clue_cells, solution_from_inside, verify
@@ -920,8 +919,7 @@ def build(instance: Instance, techniques: Sequence[str] = TECHNIQUES) -> Slither
 
 def check_options(limits: Limits) -> None:
     """hand's one option, `probe=true|false` (the registry's checker)."""
-    limits.check_options("hand", ("probe",))
-    limits.flag("probe", True)
+    check_probe_option(limits)
 
 
 def solve(instance: Instance, limits: Limits) -> Result:
@@ -936,21 +934,6 @@ def solve(instance: Instance, limits: Limits) -> Result:
     watch.built()
     if not model.start():
         return Result.unsat(limits, stats=watch.stats(nodes=0))
-    found = search(model.prop, choose=model.choose, order=on_first,
-                   max_solutions=solutions_wanted(limits), keep=1,
-                   node_limit=limits.node_limit, deadline=deadline)
-    counters = {"propagations": model.prop.runs}
-    if model.probe:
-        counters["probes"] = model.probe.probes
-    return _result(model, limits, found, watch.stats(nodes=found.nodes, **counters))
-
-
-def _result(model: SlitherModel, limits: Limits, found: SolveResult, stats: Stats) -> Result:
-    stopped = found.limit_hit
-    message = f"hand stopped: {stopped} limit" if stopped else None
-    if not found.solutions:
-        if stopped:
-            return Result(Status.TIMEOUT, stats=stats, message=message)
-        return Result.unsat(limits, stats=stats)
-    return Result.answer(Status.SOLVED, model.solution(found.solutions[0]),
-                         tally=found.tally, asked=limits, stats=stats, message=message)
+    probe = model.probe
+    return solve_by_search(model, limits, deadline, watch, order=on_first,
+                           probes=(lambda: probe.probes) if probe else None)

@@ -34,8 +34,9 @@ Back-ends.
   region as above, connected by the encoding library's constraint of that
   name (`graph_constraints.connected`), the outside rooted at the border.
 - `sat`: CNF through PySAT, connectivity by lazy cuts in one incremental
-  solver: solve; if the inside falls apart or outside cells are enclosed, add
-  `graph_constraints.separator_cuts` of both graphs and solve again, until a
+  solver (`models.lazy_cuts`): solve; if the inside falls apart or outside
+  cells are enclosed, add `graph_constraints.separator_cuts` of both graphs
+  (`lazy_cuts.region_cuts`) and solve again, until a
   connected model or UNSAT (the cuts are sound, so UNSAT is a proof).
   `connectivity=layers`: the complete BFS-layer CNF instead.
 
@@ -67,13 +68,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from ...core.limits import Deadline, Limits
-from ...core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
-from ...models import cpsat_common, graph_constraints, sat_common
+from ...core.result import Result, Status, Stopwatch, Tally, solutions_wanted
+from ...models import cpsat_common, graph_constraints, lazy_cuts, sat_common
 from ...models.export import CnfExport
 from ...system.interrupts import on_interrupt
 from .rules import Instance, clue_cells, loop_sides, side_count, solution_from_inside
@@ -94,7 +96,6 @@ _CPSAT_DEFAULT = "circuit"
 _CIRCUIT_PARAMETERS = {"linearization_level": 0, "cp_model_presolve": False,
                        "cp_model_probing_level": 0, "symmetry_level": 0,
                        "use_sat_inprocessing": False}
-_SAT_DEFAULT = "lazy"
 
 
 # ---------------------------------------------------------------- the grid as graphs
@@ -138,15 +139,8 @@ class Layout:
 
 
 def layout(instance: Instance) -> Layout:
-    rows, cols = instance.rows, instance.cols
-    inner = tuple(tuple(n) for n in graph_constraints.grid_neighbours(rows, cols))
-    edge = [r * cols + c for r in range(rows) for c in range(cols)
-            if r in (0, rows - 1) or c in (0, cols - 1)]
-    on_edge = set(edge)
-    border = rows * cols
-    outer = tuple(n + ((border,) if v in on_edge else ()) for v, n in enumerate(inner))
-    outer += (tuple(edge),)
-    return Layout(rows, cols, inner, outer)
+    return Layout(instance.rows, instance.cols,
+                  *lazy_cuts.region_graphs(instance.rows, instance.cols))
 
 
 def _side_literals(lay: Layout, inside: Sequence[Any], between: dict[tuple[int, int], Any],
@@ -170,45 +164,15 @@ def _checkerboard_clauses(lay: Layout, inside: Sequence[Any], neg: Callable[[Any
     return clauses
 
 
-def _options(limits: Limits, key: str, allowed: Sequence[str], default: str
-             ) -> tuple[str, Limits]:
-    """Take `key` out of the options (checked against `allowed`); the rest stay."""
-    value = limits.choice(key, default, allowed)
-    options = {name: given for name, given in limits.options.items() if name != key}
-    return value, limits.with_(options=options)
-
-
 def _grid(lay: Layout, values: Sequence[int | bool]) -> dict[str, list[str]]:
     cols = lay.cols
     return solution_from_inside([values[r * cols:(r + 1) * cols] for r in range(lay.rows)])
 
 
-def _cuts(lay: Layout, values: Sequence[bool]) -> list[tuple[list[int], list[int]]]:
-    """Lazy cuts for a colouring, as (cells that must be inside, cells that must be
-    outside) alternatives: the clause "one of the first is inside or one of the second is
-    outside". Empty when the inside is connected with no holes."""
-    found = []
-    for cut in graph_constraints.separator_cuts(values, lay.inner):
-        found.append((list(cut.on), list(cut.off)))
-    outside = [not v for v in values] + [True]
-    for cut in graph_constraints.separator_cuts(outside, lay.outer, lay.border):
-        # In the outside graph "active" means outside: the roles swap.
-        found.append((list(cut.off), list(cut.on)))
-    return found
-
-
-def _forbid(inside: Sequence[int], values: Sequence[bool]) -> list[int]:
-    """The clause "some cell differs from the colouring `values`"."""
-    return [-lit if on else lit for lit, on in zip(inside, values, strict=True)]
-
-
-def _answer(lay: Layout, limits: Limits, first: Sequence[bool] | None, tally: Tally,
-            status: Status, stats: Stats) -> Result:
-    if first is None:
-        status = Status.UNSAT if tally.complete else status
-        return Result.answer(status, tally=tally, asked=limits, stats=stats)
-    return Result.answer(Status.SOLVED, _grid(lay, first), tally=tally, asked=limits,
-                         stats=stats)
+def _cuts(lay: Layout) -> lazy_cuts.Violated:
+    """The lazy cuts a colouring violates: the inside connected (no root: no cell is
+    known to be inside) and the outside reaching the edge (`lazy_cuts.region_cuts`)."""
+    return lambda values: lazy_cuts.region_cuts(values, lay.inner, lay.outer)
 
 
 # ---------------------------------------------------------------- CP-SAT
@@ -331,8 +295,7 @@ def cpsat_export(instance: Instance) -> cp_model.CpModel:
 
 def check_cpsat_options(limits: Limits) -> None:
     """cpsat's options, `connectivity=METHOD` and CP-SAT's own (the registry's checker)."""
-    cpsat_common.check_options(_options(limits, "connectivity", CPSAT_METHODS,
-                                        _CPSAT_DEFAULT)[1])
+    cpsat_common.check_options(lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)[1])
 
 
 class _Distinct(cp_model.CpSolverSolutionCallback):
@@ -396,7 +359,7 @@ def _resolve(built: CpBuild, limits: Limits, deadline: Deadline, wanted: int | N
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """CP-SAT; `unique` and `count` in the same enumeration (circuit) or by
     forbid-and-re-solve (region encodings)."""
-    method, limits = _options(limits, "connectivity", CPSAT_METHODS, _CPSAT_DEFAULT)
+    method, limits = lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)
     if method == "circuit":
         limits = limits.with_(options={**_CIRCUIT_PARAMETERS, **limits.options})
     watch, deadline = Stopwatch(), limits.deadline()
@@ -465,80 +428,26 @@ def build_sat(instance: Instance, complete: bool = False
 
 def sat_export(instance: Instance) -> CnfExport:
     """The complete CNF (connectivity by BFS layers): every model decodes to a solution."""
-    enc, inside = build_sat(instance, complete=True)
-    lay = layout(instance)
-
-    def decode(true: set[int]) -> dict[str, Any]:
-        return _grid(lay, [lit in true for lit in inside])
-
-    comments = (
-        f"twinsolve slitherlink {instance.rows}x{instance.cols}: variable r*{instance.cols}+c+1 "
-        "is inside(r, c), inside the loop",
-        "complete encoding: connectivity of the inside and of the outside (with a border "
-        "vertex) by BFS layers, not the lazy cuts of the sat back-end",
-        "every model is a solution; feasibility only (no objective)",
-    )
-    return CnfExport(enc.clauses, enc.top, (), decode, comments)
+    return lazy_cuts.complete_export(
+        _sat_problem(instance, "layers"), "slitherlink", instance.rows, instance.cols,
+        "inside(r, c), inside the loop",
+        "connectivity of the inside and of the outside (with a border vertex) by BFS layers")
 
 
 def check_sat_options(limits: Limits) -> None:
     """sat's options, `connectivity=METHOD` and `solver=NAME` (the registry's checker)."""
-    sat_common.check_options(_options(limits, "connectivity", SAT_METHODS, _SAT_DEFAULT)[1])
-
-
-@dataclass
-class _Effort:
-    """The lazy-cut loop's counts: cuts added and solver calls."""
-
-    cuts: int = 0
-    rounds: int = 0
+    sat_common.check_options(lazy_cuts.connectivity(limits, SAT_METHODS, SAT_METHODS[0])[1])
 
 
 def solve_sat(instance: Instance, limits: Limits) -> Result:
     """SAT with lazy connectivity cuts; `unique` / `count` by blocking clauses."""
-    method, limits = _options(limits, "connectivity", SAT_METHODS, _SAT_DEFAULT)
-    name = sat_common.solver_name(limits)
-    watch, deadline = Stopwatch(), limits.deadline()
+    return lazy_cuts.solve_sat(limits, partial(_sat_problem, instance), SAT_METHODS)
+
+
+def _sat_problem(instance: Instance, method: str) -> lazy_cuts.SatProblem:
     lay = layout(instance)
     enc, inside = build_sat(instance, complete=method == "layers")
-    watch.built()
-    effort, wanted = _Effort(), solutions_wanted(limits)
-    first, found, complete = None, 0, False
-    with sat_common.SatSession(name, enc.clauses, deadline) as session:
-        while wanted is None or found < wanted:
-            outcome = _connected_model(session, inside, lay, effort)
-            if not isinstance(outcome, list):
-                complete = outcome is False
-                break
-            found += 1
-            first = first or outcome
-            session.add(_forbid(inside, outcome))
-    stats = session.stats
-    counters = {**stats.counters(), "cuts": effort.cuts, "rounds": effort.rounds}
-    tally = Tally(found, complete)  # complete only when the search ran out of models
-    return _answer(lay, limits, first, tally, Status.TIMEOUT,
-                   watch.stats(nodes=stats.nodes, **counters))
-
-
-def _connected_model(session: sat_common.SatSession, inside: Sequence[int], lay: Layout,
-                     effort: _Effort, assumptions: Sequence[int] = ()
-                     ) -> list[bool] | bool | None:
-    """The next colouring whose inside is connected without holes, after as many rounds
-    of lazy cuts as it takes; False when there is none, None out of time. The cuts hold
-    in every solution, so they stay for later calls."""
-    while True:
-        outcome = session.solve(assumptions)
-        effort.rounds += 1
-        if not outcome:
-            return outcome
-        model = session.model()
-        values = [lit in model for lit in inside]
-        cuts = _cuts(lay, values)
-        for must_inside, must_outside in cuts:
-            session.add([inside[v] for v in must_inside] + [-inside[v] for v in must_outside])
-        effort.cuts += len(cuts)
-        if not cuts:
-            return values
+    return lazy_cuts.SatProblem(enc.clauses, enc.top, inside, _cuts(lay), partial(_grid, lay))
 
 
 # ---------------------------------------------------------------- clue choice (generating)
@@ -580,11 +489,12 @@ class LoopOracle:
         outside = [-lit for lit in cells] + [enc.var("border")]
         enc.clauses += graph_constraints.implied_clauses(outside, self._lay.outer,
                                                          self._lay.border)
-        enc.add(_forbid(cells, [on for row in self._inside for on in row]))
+        enc.add(lazy_cuts.forbid(cells, [on for row in self._inside for on in row]))
         self._session = sat_common.SatSession(solver, enc.clauses, Deadline(None))
         self._selector: dict[tuple[int, int], int] = {}
         self._witnesses: list[list[list[bool]]] = []
-        self._effort = _Effort()
+        self._cuts = _cuts(self._lay)
+        self._tally = lazy_cuts.CutTally()  # the loop's counts, unreported
         self.questions = 0
 
     def number(self, cell: tuple[int, int]) -> int:
@@ -612,8 +522,8 @@ class LoopOracle:
             if all(side_count(sides, r, c) == self._numbers[(r, c)] for r, c in cells):
                 return shading
         assumptions = [lit if lit in chosen else -lit for lit in self._selector.values()]
-        found = _connected_model(self._session, self._cells, self._lay, self._effort,
-                                 assumptions)
+        found = lazy_cuts.valid_model(self._session, self._cells, self._cuts, self._tally,
+                                      assumptions)
         if not isinstance(found, list):
             return None
         cols = self._lay.cols
