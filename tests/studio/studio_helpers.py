@@ -188,6 +188,15 @@ def wait_for(condition: Any, seconds: float = 30.0, what: str = "the page") -> A
     pytest.fail(f"waited {seconds:g} s for {what}; last: {last!r}")
 
 
+def choose(browser: Any, css: str, value: str) -> None:
+    """Pick `value` in the select `css` once its options are there; the page may draw the
+    list again meanwhile, so a stale element is retried."""
+    from selenium.webdriver.support.ui import Select
+
+    wait_for(lambda: Select(browser.find_element("css selector", css)).select_by_value(value)
+             or True, what=f"{value!r} in {css}")
+
+
 def instances_folder(tmp: Path) -> Path:
     """A folder of a few shipped instances (copied: the studio may save into it)."""
     folder = tmp / "instances"

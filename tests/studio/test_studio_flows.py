@@ -18,7 +18,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from studio_helpers import console_errors, instances_folder, open_browser, start_studio, wait_for
+from studio_helpers import (
+    choose,
+    console_errors,
+    instances_folder,
+    open_browser,
+    start_studio,
+    wait_for,
+)
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,7 +112,7 @@ def test_sat_on_a_mirror_maze_draws_the_flipped_mirrors(studio, browser, tmp_pat
 
     open_card(browser, studio, "mirror/maze.txt", "solve")
     wait_for(lambda: Select(by_css(browser, "#solve-backend")).options)
-    Select(by_css(browser, "#solve-backend")).select_by_value("sat")
+    choose(browser, "#solve-backend", "sat")
     by_css(browser, "#solve-run").click()
     row = wait_for(lambda: all_css(browser, "#solve-runs tbody tr"), seconds=90)[0]
     cells = [td.text for td in row.find_elements("css selector", "td")]
@@ -126,7 +133,7 @@ def test_authoring_a_cave_goes_from_many_solutions_to_one(studio, browser, tmp_p
              for c, token in enumerate(line.split()) if token != "-"]
     browser.get(studio.url + "#author")
     wait_for(lambda: Select(by_css(browser, "#author-puzzle")).options)
-    Select(by_css(browser, "#author-puzzle")).select_by_value("cave")
+    choose(browser, "#author-puzzle", "cave")
     for name in ("author-rows", "author-cols"):
         box = by_css(browser, f"#{name}")
         box.clear()
@@ -163,7 +170,7 @@ def test_a_generated_chess_puzzle_played_to_the_end(studio, browser, tmp_path):
 
     browser.get(studio.url + "#generate")
     wait_for(lambda: Select(by_css(browser, "#gen-puzzle")).options)
-    Select(by_css(browser, "#gen-puzzle")).select_by_value("chess")
+    choose(browser, "#gen-puzzle", "chess")
     size = by_css(browser, "#gen-size")
     size.clear()
     size.send_keys("4x4")
@@ -194,7 +201,7 @@ def test_ten_turns_of_level_2_move_the_robots_and_change_the_hud(studio, browser
 
     browser.get(studio.url + "#game")
     wait_for(lambda: Select(by_css(browser, "#game-level")).options)
-    Select(by_css(browser, "#game-level")).select_by_value("2")
+    choose(browser, "#game-level", "2")
     by_css(browser, "#game-start").click()
     wait_for(lambda: text_of(browser, "hud-turn") == "0")
 
@@ -291,7 +298,7 @@ def _play_level(browser, level, seed, moves):
 
     browser.get(f"{browser.current_url.split('#')[0]}#game")
     wait_for(lambda: Select(by_css(browser, "#game-level")).options)
-    Select(by_css(browser, "#game-level")).select_by_value(str(level))
+    choose(browser, "#game-level", str(level))
     by_css(browser, "#game-seed").send_keys(str(seed))
     by_css(browser, "#game-start").click()
     wait_for(lambda: text_of(browser, "hud-turn") == "0")
