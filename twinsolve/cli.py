@@ -1221,9 +1221,8 @@ def _export_url(instance: Any, path: str, console: Console) -> None:
 
     entry = puzzle_of(instance)
     if not registry.has(entry, "url_reader"):
-        readers = [other.name for other in registry.puzzles()
-                   if registry.has(other, "url_reader")]
-        raise UsageError(f"{entry.name} has no puzz.link URL (URLs: {', '.join(readers)})")
+        raise UsageError(f"{entry.name} has no puzz.link URL "
+                         f"(URLs: {', '.join(registry.url_puzzles())})")
     url = registry.capability(entry, "url_reader").encode_url(instance)
     write_text(path, url + "\n")
     if path != STDOUT:

@@ -62,8 +62,9 @@ from .errors import UsageError
 from .limits import Limits
 
 __all__ = ["Backend", "Puzzle", "BackendFor", "puzzle", "puzzles", "puzzle_of",
-           "parse_backend_spec", "resolve_spec", "check_spec", "url_reader", "dataset_reader",
-           "dataset_readers", "generator", "picture", "too_large", "summary_module",
+           "parse_backend_spec", "resolve_spec", "check_spec", "url_reader", "url_puzzles",
+           "dataset_reader", "dataset_readers", "generator", "picture", "too_large",
+           "summary_module",
            "capability", "has", "resolve", "problems", "other_formats", "GROUPS", "extra_backends",
            "backend_origin"]
 
@@ -393,6 +394,11 @@ def _modules(name: str) -> Iterator[ModuleType]:
     for entry in puzzles():
         if has(entry, name):
             yield capability(entry, name)
+
+
+def url_puzzles() -> list[str]:
+    """The names of the puzzles that declare a URL reader (and writer), in registry order."""
+    return [entry.name for entry in puzzles() if has(entry, "url_reader")]
 
 
 def url_reader(text: str) -> ModuleType | None:

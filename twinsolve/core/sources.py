@@ -245,7 +245,7 @@ def _collect_source(source: str | Path, gather: _Gather) -> None:
         return
     if isinstance(source, str) and _URL_SCHEME.match(source.strip()):
         gather.bad(f"{printable(source.strip())}: no puzzle here reads this URL (puzz.link "
-                   f"URLs of: {', '.join(_url_puzzles())})")
+                   f"URLs of: {', '.join(registry.url_puzzles())})")
         return
     path = Path(source)
     try:
@@ -260,10 +260,6 @@ def _collect_source(source: str | Path, gather: _Gather) -> None:
 
 
 _URL_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)  # a URL, not a file name
-
-
-def _url_puzzles() -> list[str]:
-    return [entry.name for entry in registry.puzzles() if registry.has(entry, "url_reader")]
 
 
 def collect(sources: Iterable[str | Path]) -> Collection:
