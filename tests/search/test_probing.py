@@ -221,3 +221,29 @@ def test_search_reports_a_stop_in_propagation_as_a_stop_not_unsat():
     during = search(late, deadline=After(lambda: late.probes > 0))
     assert (during.count, during.exhausted, during.limit_hit) == (0, False, LimitHit.DEADLINE)
     assert late.store.assignment() == (None,) * 80
+
+
+def chain_of(length: int, start: int, store_size: int):
+    """Rules: variable `start` = 1 fixes the next `length` variables to 1, one by one."""
+    def rule(store: Store) -> None:
+        for v in range(start, start + length):
+            if store.value(v) == 1:
+                store.assign(v + 1, 1)
+    return rule, range(start, min(start + length + 1, store_size))
+
+
+def test_most_impact_names_the_variable_whose_trials_reach_furthest():
+    # Variable 0 = 1 fixes 1..2; variable 3 = 1 fixes 4..8: variable 3 reaches further.
+    prop = Propagator(Store.booleans(9))
+    for length, start in ((2, 0), (5, 3)):
+        rule, watches = chain_of(length, start, 9)
+        prop.add_rule(rule, watches)
+    assert prop.most_impact() is None  # no probing pass yet
+    prop.enable_probing(lambda store: [0, 3])
+    assert prop.propagate()
+    assert prop.impact == {(0, 0): 1, (0, 1): 3, (3, 0): 1, (3, 1): 6}
+    assert prop.most_impact() == 3
+    prop.store.assign(3, 0)  # a branch: the trials are read again on its store
+    assert prop.propagate() and prop.most_impact() == 0
+    prop.store.assign(0, 1)
+    assert prop.propagate() and prop.most_impact() is None  # nothing left to try

@@ -27,7 +27,8 @@ undone; a value whose propagation fails is removed and its consequences
 propagated at once (failed-literal detection). Passes repeat until none
 fails, so `propagate()` leaves a fixpoint of the rules and the probing.
 Probing is sound: counts of solutions stay exact. Trials are counted in
-`probes`, not as search nodes.
+`probes`, not as search nodes. The last pass's trials, with how far each
+reached (`impact`), give a search its branching variable (`most_impact`).
 
 Limits. A propagator may carry a `deadline`; a `core.limits.Poller` reads
 it every 16 rule runs (`search`'s poller, `Propagator.poller(node_limit)`,
@@ -271,6 +272,9 @@ class Propagator:
         self.runs = 0
         self.deadline = deadline
         self.probes = 0
+        # (variable, value) -> how many narrowings its trial made, in the last probing
+        # pass (`most_impact`)
+        self.impact: dict[tuple[int, int], int] = {}
         self._probing: tuple[Callable[[Store], Iterable[int]],
                              Callable[[Store, int], Iterable[int]] | None] | None = None
         self._rules: list[Rule] = []
@@ -408,6 +412,7 @@ class Propagator:
         failed = True
         while failed:
             failed = False
+            self.impact = impact = {}
             # Literals that a trial since the last change fixed without a contradiction
             # hold too: their own trial would reach less (the rules are monotone), so it
             # is skipped. A removal makes the store stronger and clears the set.
@@ -418,13 +423,28 @@ class Propagator:
                         break
                     if (var, x) in consistent or not store.contains(var, x):
                         continue
-                    if not self._holds(var, x, consistent):
+                    if not self._holds(var, x, consistent, impact):
                         failed = True
                         consistent.clear()
                         store.remove(var, x)
                         self._fixpoint()  # its consequences now, so later probes see them
 
-    def _holds(self, var: int, x: int, fixed: set[tuple[int, int]]) -> bool:
+    def most_impact(self) -> int | None:
+        """The unfixed variable whose trials in the last probing pass narrowed the most
+        variables: the product over its values tried of one plus how many (what
+        look-ahead SAT solvers branch on: both branches then reach far, so a search tree
+        that must be exhausted, as for uniqueness, stays small). None when that pass
+        tried no unfixed variable; ties to the first tried."""
+        dom = self.store.dom
+        scores: dict[int, int] = {}
+        for (var, _), count in self.impact.items():
+            m = dom[var]
+            if m & (m - 1):
+                scores[var] = scores.get(var, 1) * (count + 1)
+        return max(scores, key=scores.__getitem__, default=None)
+
+    def _holds(self, var: int, x: int, fixed: set[tuple[int, int]],
+               impact: dict[tuple[int, int], int]) -> bool:
         """Whether `var = x` propagates without contradiction; the store is left as it was.
 
         When it does, the literals it fixed are added to `fixed`."""
@@ -435,6 +455,7 @@ class Propagator:
             store.assign(var, x)
             self._fixpoint()
             dom = store.dom
+            impact[var, x] = len(store.trail) - mark
             for v, _ in store.trail[mark:]:
                 m = dom[v]
                 if not m & (m - 1):

@@ -41,8 +41,11 @@ its `Propagator`, cheapest first:
 
 The root is settled first (`NurikabeModel.settle`: propagation, then the
 lookahead); when it decides every cell the solution is the only one and no
-search runs. Branching (`choose_cell`): the undecided cell with the most
-decided neighbours, shaded first. `nodes` counts values tried at branching points
+search runs. Branching, shaded first: the cell whose two probing trials at
+the node narrowed the most (`Propagator.most_impact`, the look-ahead SAT
+solvers' choice: both branches reach far, so a tree searched to the end for
+uniqueness stays small; on the janko.at corpus it cut 1063_10x10 from 468
+nodes to 92); without probing, `choose_cell`. `nodes` counts values tried at branching points
 (docs/architecture.md: hand = search nodes expanded); `propagations` counts
 rule runs. With `limits.unique` the search goes on to a second solution,
 with `limits.count` it enumerates them all; the deadline and
@@ -151,7 +154,12 @@ class NurikabeModel:
         return self.lookahead.run() is not False
 
     def choose(self, store: Store) -> int | None:
-        """The variable to branch on (`choose_cell`), None when all are decided."""
+        """The variable to branch on, None when all are decided: the one probing found
+        reaching furthest (`Propagator.most_impact`), else `choose_cell`'s."""
+        if self.probe:
+            best = self.prop.most_impact()
+            if best is not None:
+                return best
         return choose_cell(store, self.grid.neighbours)
 
     def decided(self) -> bool:
