@@ -106,6 +106,46 @@ def test_the_bitboard_flood_is_the_breadth_first_flood():
             reachable([start], allowed)
 
 
+def _bitboard_agrees(rows: int, cols: int, chance: random.Random) -> None:
+    """Each Bitboard operation against the same set of cells worked out one by one."""
+    board = Bitboard(rows, cols)
+    every = {(r, c) for r in range(rows) for c in range(cols)}
+    corners = {(r, c) for r, c in every if r < rows - 1 and c < cols - 1}
+    cells = {cell for cell in every if chance.random() < 0.5}
+    some = {corner for corner in corners if chance.random() < 0.3}
+
+    def bits(of):
+        return sum(1 << r * cols + c for r, c in of)
+
+    def as_cells(value):
+        assert 0 <= value <= board.full
+        return {divmod(bit, cols) for bit in range(rows * cols) if value >> bit & 1}
+
+    def beside(r, c):
+        return [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                if (r + dr, c + dc) in every]
+
+    def block(r, c):
+        return {(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)}
+
+    assert as_cells(board.around(bits(cells))) == {
+        cell for r, c in cells for cell in beside(r, c)} - cells
+    assert as_cells(board.crowded(bits(cells))) == {
+        (r, c) for r, c in every if sum(w in cells for w in beside(r, c)) >= 3}
+    assert as_cells(board.blocks(bits(cells))) == {
+        corner for corner in corners if block(*corner) <= cells}
+    assert as_cells(board.touching(bits(cells))) == {
+        corner for corner in corners if block(*corner) & cells}
+    assert as_cells(board.block_cells(bits(some))) == {
+        cell for corner in some for cell in block(*corner)}
+
+
+def test_bitboard_neighbours_and_blocks_agree_with_the_cells_one_by_one():
+    chance = random.Random(7)
+    for _ in range(200):
+        _bitboard_agrees(chance.randint(1, 6), chance.randint(1, 6), chance)
+
+
 def test_an_author_edits_a_clue_grid_in_one_line_errors():
     build = lambda rows, cols, clues, meta=(): ClueGrid(  # noqa: E731
         rows, cols, checked_grid(rows, cols, clues, lambda cell: None), tuple(meta))

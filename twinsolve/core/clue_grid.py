@@ -308,8 +308,18 @@ def fill_holes(inside: list[list[bool]]) -> None:
 class Bitboard:
     """A set of cells as an integer, bit r*cols+c set when (r, c) is in it.
 
-    Flood fills shift whole rows of bits at once; the column masks stop a
-    shift left or right from wrapping into the neighbouring row.
+    Every operation shifts whole rows of bits at once (Python's integers do it
+    in C, so a set of a thousand cells costs a few machine words per step); the
+    column masks stop a shift left or right from wrapping into the neighbouring
+    row.
+
+    >>> board = Bitboard(3, 3)          # cells 0 1 2 / 3 4 5 / 6 7 8
+    >>> bin(board.around(1 << 4)), bin(board.flood(1, 0b100011011))  # 0 1 3 4, not 8
+    ('0b10101010', '0b11011')
+    >>> board.blocks(0b11011), board.touching(1 << 4), bin(board.crowded(0b111101111))
+    (1, 27, '0b10000')
+    >>> board.block_cells(board.touching(1 << 4)) == board.full
+    True
     """
 
     def __init__(self, rows: int, cols: int) -> None:
@@ -318,16 +328,46 @@ class Bitboard:
         first = sum(1 << r * cols for r in range(rows))
         self.not_first_col = self.full & ~first
         self.not_last_col = self.full & ~(first << (cols - 1))
+        # The top-left cells of the 2x2 blocks: not in the last row or column.
+        self.corners = self.not_last_col & ((1 << (rows - 1) * cols) - 1)
+
+    def around(self, cells: int) -> int:
+        """The cells beside `cells` (orthogonally) that are not in it."""
+        cols = self.cols
+        return (((cells << 1) & self.not_first_col) | ((cells >> 1) & self.not_last_col)
+                | ((cells << cols) & self.full) | (cells >> cols)) & ~cells
 
     def flood(self, seed: int, region: int) -> int:
+        """The cells of `region` connected to `seed` within it."""
         reach = seed & region
         while True:
-            grown = (reach
-                     | ((reach << 1) & self.not_first_col) | ((reach >> 1) & self.not_last_col)
-                     | ((reach << self.cols) & self.full) | (reach >> self.cols)) & region
+            grown = (reach | self.around(reach)) & region
             if grown == reach:
                 return reach
             reach = grown
+
+    def blocks(self, cells: int) -> int:
+        """The top-left cells of the 2x2 blocks wholly in `cells`."""
+        cols = self.cols
+        return cells & (cells >> 1) & (cells >> cols) & (cells >> (cols + 1)) & self.corners
+
+    def touching(self, cells: int) -> int:
+        """The top-left cells of the 2x2 blocks holding a cell of `cells`."""
+        cols = self.cols
+        return (cells | (cells >> 1) | (cells >> cols) | (cells >> (cols + 1))) & self.corners
+
+    def block_cells(self, corners: int) -> int:
+        """The cells of the 2x2 blocks whose top-left cells are `corners`."""
+        cols = self.cols
+        return corners | (corners << 1) | (corners << cols) | (corners << (cols + 1))
+
+    def crowded(self, cells: int) -> int:
+        """The cells (anywhere) with three or four of their neighbours in `cells`."""
+        cols = self.cols
+        east = (cells >> 1) & self.not_last_col
+        west = (cells << 1) & self.not_first_col
+        south, north = cells >> cols, (cells << cols) & self.full
+        return (east & west & (south | north)) | (south & north & (east | west))
 
 
 def brute_answer(instance: ClueGrid, limits: Limits, key: AnswerKey, first: int | None,

@@ -56,7 +56,9 @@ cells they are all sea).
 The per-clue rules watch only the cells their island may reach, so a change
 wakes the islands near it; results of the cut and shape analyses are kept
 per island and state of its region, so backtracking and probing meet them
-again for free.
+again for free. The reach and the completions' checks work on sets of cells as
+integers (`core.clue_grid.Bitboard`): a step from a whole frontier, or a check of
+a completion's ring for land, pools and pockets, is a few shifts.
 
 >>> from twinsolve.search.grid import Grid
 >>> from twinsolve.search.propagate import Propagator
@@ -73,6 +75,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..core.clue_grid import Bitboard
 from .grid import Grid, LowLink
 from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Store
 from .regions import NoUniformBlock, RegionConnected, blocks
@@ -107,6 +110,7 @@ class Islands:
         if unknown:
             raise ValueError(f"unknown techniques {sorted(unknown)} (known: {TECHNIQUES})")
         self.grid = grid
+        self.board = Bitboard(grid.rows, grid.cols)  # the rules' sets of cells as integers
         self.clues = [(cell, number) for cell, number in clues]
         self.land, self.sea = land, land ^ UNDECIDED
         self.techniques = frozenset(techniques)
@@ -222,25 +226,36 @@ class _Link:
 class _Region:
     """What one island's rules read: its land part and its reach, for one state."""
 
-    __slots__ = ("part", "cost", "owned")
+    __slots__ = ("part", "reach", "owned", "labelled", "_cells")
 
-    def __init__(self, part: list[int], cost: dict[int, int], owned: list[int]) -> None:
-        self.part = part    # the land cells joined to the clue, the clue first
-        self.cost = cost    # cell -> fewest cells the island adds to hold it (part: 0)
-        self.owned = owned  # land cells outside the part only this island may own
+    def __init__(self, part: list[int], reach: int, owned: list[int], labelled: int) -> None:
+        self.part = part          # the land cells joined to the clue, the clue first
+        self.reach = reach        # the cells it can reach, as a `Bitboard` integer
+        self.owned = owned        # land cells outside the part only this island may own
+        self.labelled = labelled  # the cells that may still be its own (their label)
+        self._cells: list[int] | None = None
+
+    @property
+    def cells(self) -> list[int]:
+        """The cells it can reach, the part first (the clue first), then ascending; made
+        when asked (most runs need only `reach`)."""
+        if self._cells is None:
+            inside = set(self.part)
+            self._cells = self.part + [v for v in cells_of(self.reach) if v not in inside]
+        return self._cells
 
 
 class _Island:
     """The bounds, `reach` and `cuts` of the island of clue `k`; module docstring."""
 
-    __slots__ = ("n", "k", "bit", "cell", "number", "area", "nbrs", "land", "sea", "reach",
-                 "cuts", "cache")
+    __slots__ = ("n", "k", "bit", "cell", "number", "area", "nbrs", "board", "land", "sea",
+                 "reach", "cuts", "cache")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int | None) -> None:
         self.n = islands.grid.size
         self.k, self.bit, self.cell, self.number = k, 2 << k, cell, number
         self.area = islands.areas[k]
-        self.nbrs = islands.grid.neighbours
+        self.nbrs, self.board = islands.grid.neighbours, islands.board
         self.land, self.sea = islands.land, islands.sea
         self.reach = "reach" in islands.techniques
         self.cuts = "cuts" in islands.techniques
@@ -262,13 +277,12 @@ class _Island:
         if not self.reach:
             self._closed(store, part)
             return
-        region = survey(dom, n, self.nbrs, self.land, bit, part, room)
+        region = survey(dom, n, self.land, bit, part, room, self.area, self.board)
         if room is not None and (len(part) + len(region.owned) > self.number
-                                 or len(region.cost) < self.number):
+                                 or region.reach.bit_count() < self.number):
             raise Contradiction  # too much land it must take in, or too few cells to reach
-        for v in self.area:
-            if dom[n + v] & bit and v not in region.cost:
-                store.restrict(n + v, ~bit)  # out of reach (Contradiction for its own land)
+        for v in cells_of(region.labelled & ~region.reach):
+            store.restrict(n + v, ~bit)  # out of reach (Contradiction for its own land)
         if self.cuts:
             for v in self._needed(region):
                 store.restrict(n + v, bit)
@@ -324,10 +338,10 @@ class _Island:
 
     def _needed(self, region: _Region) -> list[int]:
         """The cells it cannot do without (cached per region)."""
-        key = (tuple(region.cost), tuple(region.owned))
+        key = (region.reach, tuple(region.owned))
         needed = self.cache.get(key)
         if needed is None:
-            needed = needed_cells(self.nbrs, list(region.cost), self.number, region.owned)
+            needed = needed_cells(self.nbrs, region.cells, self.number, region.owned)
             if len(self.cache) >= _CACHE:
                 self.cache.clear()
             self.cache[key] = needed
@@ -347,38 +361,63 @@ def land_part(dom: Sequence[int], nbrs: Sequence[Sequence[int]], land: int,
     return part
 
 
-def survey(dom: Sequence[int], n: int, nbrs: Sequence[Sequence[int]], land: int, bit: int,
-           part: list[int], room: int | None) -> _Region:
-    """Where an island (label `bit`, land `part`, `room` cells still to add, None: any)
-    can reach: through cells labelled with `bit`, an undecided one for one cell, a land
-    part without the clue whole for its size (all its cells must be labelled `bit`).
-    A bucket queue: costs are small integers."""
+def survey(dom: Sequence[int], n: int, land: int, bit: int, part: list[int],
+           room: int | None, area: Sequence[int], board: Bitboard) -> _Region:
+    """Where an island (label `bit`, land `part`, `room` cells still to add, None: any;
+    the cells it may own lie in `area`) can reach: through cells labelled with `bit`,
+    an undecided one for one cell, a land part without the clue whole for its size (all
+    its cells must be labelled `bit`). A bucket queue, costs being small integers, of
+    `Bitboard` integers: a bucket's cells step to their neighbours at once."""
+    labelled = lands = exact = 0
+    for v in area:
+        label = dom[n + v]
+        if label & bit:
+            cell = 1 << v
+            labelled |= cell
+            if dom[v] == land:
+                lands |= cell
+                if label == bit:
+                    exact |= cell
     budget = len(dom) if room is None else room
-    cost = dict.fromkeys(part, 0)
-    owned = []
-    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
-    buckets[0] = list(part)
-    for d in range(budget + 1):
-        for v in buckets[d]:
-            if cost[v] != d:
-                continue
-            for w in nbrs[v]:
-                if not dom[n + w] & bit or (w in cost and cost[w] <= d):
-                    continue
-                if dom[w] == land:
-                    orphan = land_part(dom, nbrs, land, w)
-                    nd = d + len(orphan)
-                    if nd <= budget and cost.get(w, nd + 1) > nd and all(
-                            dom[n + x] & bit for x in orphan):
-                        for x in orphan:
-                            cost[x] = nd
-                            if dom[n + x] == bit:
-                                owned.append(x)
-                        buckets[nd].extend(orphan)
-                elif d + 1 <= budget and cost.get(w, d + 2) > d + 1:
-                    cost[w] = d + 1
-                    buckets[d + 1].append(w)
-    return _Region(part, cost, sorted(set(owned)))
+    start = 0
+    for v in part:
+        start |= 1 << v
+    reach = 0
+    pending = {0: start}
+    while pending:
+        d = min(pending)
+        cells = pending.pop(d) & ~reach
+        if not cells:
+            continue
+        reach |= cells
+        if d == budget:
+            continue
+        beside = board.around(cells) & labelled & ~reach
+        step = beside & ~lands
+        if step:
+            pending[d + 1] = pending.get(d + 1, 0) | step
+        touched = beside & lands
+        while touched:
+            orphan = board.flood(touched & -touched, lands)
+            touched &= ~orphan
+            # Entered whole, and only when all its land is labelled `bit`: no land of
+            # another label beside the part of it labelled so.
+            nd = d + orphan.bit_count()
+            if nd <= budget and not any(dom[x] == land for x in
+                                        cells_of(board.around(orphan) & ~lands)):
+                pending[nd] = pending.get(nd, 0) | orphan
+    owned = reach & exact & ~start
+    return _Region(part, reach, cells_of(owned) if owned else [], labelled)
+
+
+def cells_of(bits: int) -> list[int]:
+    """The cells of a `Bitboard` integer, ascending."""
+    cells = []
+    while bits:
+        low = bits & -bits
+        cells.append(low.bit_length() - 1)
+        bits ^= low
+    return cells
 
 
 def needed_cells(nbrs: Sequence[Sequence[int]], cells: list[int], number: int | None,
@@ -414,7 +453,7 @@ class _TooMany(Exception):
 class _Shapes:
     """Every completion of the island of clue `k`, while there are few; module docstring."""
 
-    __slots__ = ("n", "bit", "cell", "number", "area", "nbrs", "land", "sea", "pools",
+    __slots__ = ("n", "bit", "cell", "number", "area", "nbrs", "land", "sea", "board",
                  "cache", "limit", "leaves", "maxroom")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int) -> None:
@@ -423,10 +462,7 @@ class _Shapes:
         self.area = islands.areas[k]
         self.nbrs = grid.neighbours
         self.land, self.sea = islands.land, islands.sea
-        self.pools: list[list[tuple[int, int, int, int]]] = [[] for _ in range(grid.size)]
-        for block in blocks(grid):
-            for v in block:
-                self.pools[v].append(block)
+        self.board = islands.board
         self.cache: dict[tuple, tuple[list[int], list[int], set[int]] | None] = {}
         self.limit, self.leaves, self.maxroom = SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM
 
@@ -436,7 +472,7 @@ class _Shapes:
         room = self.number - len(part)
         if room <= 0 or room > self.maxroom:
             return  # complete (or too large): the island's bounds say what follows
-        region = survey(dom, n, self.nbrs, land, bit, part, room)
+        region = survey(dom, n, land, bit, part, room, self.area, self.board)
         found = self._completions(dom, region)
         if found is None:
             return
@@ -445,45 +481,46 @@ class _Shapes:
             store.restrict(n + v, bit)
         for v in beside:
             store.restrict(n + v, SEA_LABEL)
-        for v in region.cost:
+        for v in region.cells:
             if v not in union:
                 store.restrict(n + v, ~bit)
-
-    def _musts(self, dom: Sequence[int], region: _Region) -> tuple[tuple[int, ...], ...]:
-        """The 2x2 blocks near the region with no land whose only possible land is this
-        island's: it must take a cell of each, or the block is all sea."""
-        n, bit, land = self.n, self.bit, self.land
-        found = set()
-        for v in region.cost:
-            for block in self.pools[v]:
-                if block in found:
-                    continue
-                labels = [dom[n + x] for x in block]
-                if all(dom[x] != land and m & ~bit & ~SEA_LABEL == 0 for x, m in
-                       zip(block, labels, strict=True)):
-                    found.add(block)
-        return tuple(sorted(found))
 
     def _completions(self, dom: list[int], region: _Region
                      ) -> tuple[list[int], list[int], set[int]] | None:
         """(cells in every completion, undecided cells beside every one, the cells of
         any one), or None past the step limit; Contradiction when there is none."""
-        musts = self._musts(dom, region)
-        nbrs, n = self.nbrs, self.n
-        near = sorted({x for v in region.cost for w in (v, *nbrs[v]) for block in self.pools[w]
-                       for x in block} | {w for v in region.cost for w in nbrs[v]})
+        board, n, bit, land, sea = self.board, self.n, self.bit, self.land, self.sea
+        reach = region.reach
+        # The cells near the region: beside it, and in the 2x2 blocks holding a cell of
+        # it or beside it; what each is and whether the island may take it.
+        around = reach | board.around(reach)
+        near = board.block_cells(board.touching(around)) | around
+        lands = seas_ = labelled = solo = 0
+        for x in cells_of(near):
+            m, label = dom[x], dom[n + x]
+            cell = 1 << x
+            if m == land:
+                lands |= cell
+            elif m == sea:
+                seas_ |= cell
+            if label & bit:
+                labelled |= cell
+            if not label & ~bit & ~SEA_LABEL:
+                solo |= cell  # no other island may take it
+        # The 2x2 blocks holding a cell it reaches, with no land and no other island to
+        # take a cell of them: it must take one, or the block is all sea.
+        musts = board.blocks(solo & ~lands) & board.touching(reach)
         # Why this key: a completion's checks read the region, the cells near it (their
         # state and whether the island may take them), the land only it may own, and
         # whether the grid has more sea than a pocket holds; nothing else, so a state
         # met again (in probing or search) gets the same answer.
-        seas = min(dom[:n].count(self.sea), _POCKET + 1)
-        key = (tuple(sorted(region.cost)), tuple(dom[x] for x in near),
-               tuple(dom[n + x] & self.bit for x in near), tuple(region.owned), musts, seas)
+        seas = min(dom[:n].count(sea), _POCKET + 1)
+        key = (reach, lands, seas_, labelled, tuple(region.owned), musts, seas)
         if key in self.cache:
             found = self.cache[key]
         else:
             try:
-                found = self._enumerate(dom, region, musts, set(near), seas)
+                found = self._enumerate(dom, region, musts, near, lands, seas_, seas)
             except _TooMany:
                 found = None
             if len(self.cache) >= _CACHE:
@@ -493,46 +530,64 @@ class _Shapes:
             raise Contradiction  # no way to complete the island
         return found
 
-    def _enumerate(self, dom: list[int], region: _Region, musts: tuple, near: set[int],
-                   seas: int) -> tuple[list[int], list[int], set[int]]:
+    def _enumerate(self, dom: list[int], region: _Region, musts: int, near: int,
+                   lands: int, seas_: int, seas: int) -> tuple[list[int], list[int], set[int]]:
         """Redelmeier's enumeration of the connected sets of the island's size grown from
-        its part within its region, each kept when it is a valid completion; the checks
-        read the cells `near` only, and `seas` (the grid's sea cells, capped above the
-        largest pocket)."""
-        nbrs, land, cost = self.nbrs, self.land, region.cost
-        chosen = set(region.part)
+        its part within its region, each kept when it is a valid completion: it holds
+        the land only it may own and a cell of each block in `musts` (top-left cells),
+        touches no other land, leaves no pool and walls off no small pocket of sea. The
+        checks read the cells `near` only (their `lands` and `seas_`), and `seas` (the
+        grid's sea cells, capped above the largest pocket); each is a few operations on
+        `Bitboard` integers, as a completion is met thousands of times a second."""
+        nbrs, reach, board = self.nbrs, region.reach, self.board
+        opens = near & ~lands & ~seas_
         seen = set(region.part)
         first = []
         for v in region.part:
             for w in nbrs[v]:
-                if w in cost and w not in seen:
+                if reach >> w & 1 and w not in seen:
                     seen.add(w)
                     first.append(w)
-        summary: list = [None, None, set()]  # cells in all, beside all, in any
+        owned = sum(1 << v for v in region.owned)
+        must_bits = [board.block_cells(1 << v) for v in cells_of(musts)]
+        # the summary, as cells: in every completion, beside every one, in any; `found`
+        # says whether there is one
+        summary = [0, 0, 0]
+        found = False
+        bits = sum(1 << v for v in region.part)
         steps = 0
         leaves = 0
 
-        def keep() -> None:
-            if any(v not in chosen for v in region.owned) or any(
-                    chosen.isdisjoint(block) for block in musts):
+        def keep(bits: int) -> None:
+            nonlocal found
+            if bits & owned != owned or any(not bits & block for block in must_bits):
                 return
-            ring = {w for v in chosen for w in nbrs[v] if w not in chosen}
-            if (any(dom[w] == land for w in ring) or self._pool(dom, chosen, ring)
-                    or self._pocket(dom, chosen, ring, seas, near)):
+            ring = board.around(bits)
+            if ring & lands:
                 return
-            walls = {w for w in ring if dom[w] == UNDECIDED}
-            summary[0] = set(chosen) if summary[0] is None else summary[0] & chosen
-            summary[1] = walls if summary[1] is None else summary[1] & walls
-            summary[2].update(chosen)
+            walls = ring & opens
+            if found and not (summary[0] & ~bits or summary[1] & ~walls
+                              or bits & ~summary[2]):
+                return  # valid or not, it would change no part of the summary
+            if (board.blocks(seas_ | walls) & board.touching(walls)
+                    or self._pocket(bits, ring, lands, seas_, seas, near)):
+                return
+            if found:
+                summary[0] &= bits
+                summary[1] &= walls
+                summary[2] |= bits
+            else:
+                summary[:] = [bits, walls, bits]
+                found = True
 
-        def grow(untried: list[int], remaining: int) -> None:
+        def grow(untried: list[int], remaining: int, bits: int) -> None:
             nonlocal steps
             if remaining == 0:
                 nonlocal leaves
                 leaves += 1
                 if leaves > self.leaves:
                     raise _TooMany
-                keep()
+                keep(bits)
                 return
             untried = list(untried)
             while untried:
@@ -540,62 +595,42 @@ class _Shapes:
                 steps += 1
                 if steps > self.limit:
                     raise _TooMany
-                added = [w for w in nbrs[v] if w in cost and w not in seen]
+                added = [w for w in nbrs[v] if reach >> w & 1 and w not in seen]
                 seen.update(added)
-                chosen.add(v)
-                grow(untried + added, remaining - 1)
-                chosen.discard(v)
+                grow(untried + added, remaining - 1, bits | 1 << v)
                 seen.difference_update(added)
 
-        grow(first, self.number - len(region.part))
-        if summary[0] is None:
+        grow(first, self.number - len(region.part), bits)
+        if not found:
             return [], [], set()
-        inside = sorted(v for v in summary[0] if dom[v] == UNDECIDED)
-        return inside, sorted(summary[1]), summary[2]
+        every, beside, union = (cells_of(b) for b in summary)
+        return [v for v in every if dom[v] == UNDECIDED], beside, set(union)
 
-    def _pool(self, dom: list[int], chosen: set[int], walls: set[int]) -> bool:
-        """Whether sea on `walls` (and the sea there is) fills a 2x2 block."""
-        sea = self.sea
-        for w in walls:
-            for block in self.pools[w]:
-                for v in block:
-                    if v in chosen or (v not in walls and dom[v] != sea):
-                        break
-                else:
-                    return True
-        return False
-
-    def _pocket(self, dom: list[int], chosen: set[int], ring: set[int], seas: int,
-                near: set[int]) -> bool:
-        """Whether the island `chosen` would wall a small pocket of sea off from the rest:
-        a region of at most `_POCKET` cells within `near`, closed by the island, land and
-        the edge, with sea in it (or a wall of the island) while some sea or wall lies
-        outside it (`seas`: the grid's sea cells, capped)."""
-        nbrs, land, sea = self.nbrs, self.land, self.sea
-        done: set[int] = set()
-        for w in ring:
-            # Only from cells with two open sides or fewer, where small pockets are: a
-            # cheaper check that may miss a pocket, which only prunes less.
-            if w in done or sum(1 for x in nbrs[w] if x not in chosen and dom[x] != land) > 2:
-                continue
-            pocket = {w}
-            queue = [w]
-            closed = True
-            for v in queue:
-                for x in nbrs[v]:
-                    if x not in pocket and x not in chosen and dom[x] != land:
-                        # A pocket reaching past `near` counts as open: the answer must
-                        # depend only on what the cache's key holds (`_completions`).
-                        if x not in near:
-                            closed = False
-                            break
-                        pocket.add(x)
-                        queue.append(x)
-                if not closed or len(pocket) > _POCKET:
+    def _pocket(self, bits: int, ring: int, lands: int, seas_: int, seas: int,
+                near: int) -> bool:
+        """Whether the island `bits` (with `ring` around it) would wall a small pocket of
+        sea off from the rest: a region of at most `_POCKET` cells within `near`, closed
+        by the island, land and the edge, with sea in it (or a wall of the island) while
+        some sea or wall lies outside it (`seas`: the grid's sea cells, capped; `seas_`
+        the sea cells near)."""
+        board = self.board
+        free = ~(bits | lands) & board.full
+        # Only from ring cells with two open sides or fewer, where small pockets are: a
+        # cheaper check that may miss a pocket, which only prunes less.
+        starts = ring & ~board.crowded(free)
+        while starts:
+            pocket = starts & -starts
+            while True:
+                grown = (pocket | board.around(pocket)) & free
+                # A pocket reaching past `near` counts as open: the answer must depend only
+                # on what the cache's key holds (`_completions`).
+                if grown & ~near or grown.bit_count() > _POCKET:
                     break
-            else:
-                inner = sum(1 for v in pocket if dom[v] == sea)
-                if inner < seas or not ring <= pocket:
-                    return True
-            done |= pocket
+                if grown == pocket:
+                    if (pocket & seas_).bit_count() < seas or ring & ~pocket:
+                        return True
+                    break
+                pocket = grown
+            starts &= ~grown
         return False
+

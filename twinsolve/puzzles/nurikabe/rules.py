@@ -209,22 +209,9 @@ def render(instance: Instance, solution: dict[str, Any] | None = None,
 
 # ---------------------------------------------------------------- brute force
 
-class _Board(Bitboard):
-    """A shading as a `Bitboard`, bit r*cols+c set when (r, c) is shaded, and its pools."""
-
-    def __init__(self, rows: int, cols: int) -> None:
-        super().__init__(rows, cols)
-        # The top-left cells of the 2x2 blocks: not in the last row or column.
-        self.corners = self.not_last_col & ((1 << (rows - 1) * cols) - 1)
-
-    def has_pool(self, sea: int) -> bool:
-        cols = self.cols
-        return bool(sea & (sea >> 1) & (sea >> cols) & (sea >> (cols + 1)) & self.corners)
-
-
-def _is_solution(sea: int, board: _Board, clues: list[tuple[int, int | None]],
+def _is_solution(sea: int, board: Bitboard, clues: list[tuple[int, int | None]],
                  clue_mask: int) -> bool:
-    if board.has_pool(sea) or (sea and board.flood(sea & -sea, sea) != sea):
+    if board.blocks(sea) or (sea and board.flood(sea & -sea, sea) != sea):
         return False
     land = board.full ^ sea
     covered = 0
@@ -246,7 +233,7 @@ def brute(instance: Instance, limits: Limits) -> Result:
     watch = Stopwatch()
     clues = [(1 << r * instance.cols + c, number) for r, c, number in clue_cells(instance)]
     clue_mask = sum(bit for bit, _ in clues)
-    board = _Board(instance.rows, instance.cols)
+    board = Bitboard(instance.rows, instance.cols)
     free = board.full ^ clue_mask
     if free.bit_count() > BRUTE_MAX_FREE:
         return Result(Status.UNSUPPORTED, message=f"brute handles at most {BRUTE_MAX_FREE} "
