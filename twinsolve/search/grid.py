@@ -82,7 +82,7 @@ class LowLink:
 
     The table is any `neighbours[v]` sequence, so a caller may add virtual
     vertices (a border node joined to every edge cell). The DFS is iterative
-    (an explicit stack and a position in each neighbour list), so a 100x100
+    (an explicit stack of vertices and iterators over their neighbours), so a 100x100
     serpentine is no recursion problem. Scratch lists are kept between runs:
     a vertex counts as reached in a run when its discovery time is at least
     the run's `start`, so nothing is cleared per run (a propagation rule runs
@@ -96,8 +96,8 @@ class LowLink:
     ([5, 3, 2], False)
     """
 
-    __slots__ = ("neighbours", "disc", "low", "parent", "pos", "sub", "cut", "cut_run",
-                 "stamp", "start")
+    __slots__ = ("neighbours", "disc", "low", "parent", "sub", "cut", "cut_run", "stamp",
+                 "start")
 
     def __init__(self, neighbours: Sequence[Sequence[int]]) -> None:
         n = len(neighbours)
@@ -105,7 +105,6 @@ class LowLink:
         self.disc = [-1] * n  # discovery time; below `start`: not reached in the last run
         self.low = [0] * n
         self.parent = [-1] * n
-        self.pos = [0] * n  # next neighbour to look at when the DFS returns to a vertex
         self.sub = [0] * n  # marked vertices in the DFS subtree
         self.cut = [0] * n  # marked vertices cut off from the root, valid where cut_run says
         self.cut_run = [-1] * n  # the `start` of the last run that found the vertex a cut
@@ -121,48 +120,48 @@ class LowLink:
         vertices of its DFS subtree, and `cut_off(v)` those that lose every
         path to the root when v is removed.
         """
-        nbrs, disc, low, parent, pos, sub, cut, cut_run = (
-            self.neighbours, self.disc, self.low, self.parent, self.pos, self.sub, self.cut,
+        nbrs, disc, low, parent, sub, cut, cut_run = (
+            self.neighbours, self.disc, self.low, self.parent, self.sub, self.cut,
             self.cut_run)
         self.start = start = timer = self.stamp
         disc[root] = low[root] = timer
         timer += 1
-        parent[root], pos[root] = -1, 0
+        parent[root] = -1
         sub[root] = state[root] == marked
         cuts = []
-        stack = [root]
+        # Each frame holds a vertex and the iterator over its neighbours, which resumes
+        # where it stopped when the search comes back from a child.
+        stack = [(root, iter(nbrs[root]))]
         while stack:
-            v = stack[-1]
-            nv = nbrs[v]
-            p = pos[v]
-            while p < len(nv):
-                w = nv[p]
-                p += 1
+            v, rest = stack[-1]
+            lowest = low[v]
+            for w in rest:
                 if state[w] == blocked:
                     continue
                 dw = disc[w]
                 if dw < start:  # tree edge: descend, come back to v's next neighbour later
-                    pos[v] = p
-                    parent[w], pos[w] = v, 0
+                    low[v] = lowest
+                    parent[w] = v
                     disc[w] = low[w] = timer
                     timer += 1
                     sub[w] = state[w] == marked
-                    stack.append(w)
+                    stack.append((w, iter(nbrs[w])))
                     break
                 # A back edge. The tree edge to v's parent passes this test too, harmlessly:
                 # low[v] <= disc[parent] still leaves low[v] >= disc[parent] decided right
                 # (it would matter for bridges, not for cut vertices).
-                if dw < low[v]:
-                    low[v] = dw
+                if dw < lowest:
+                    lowest = dw
             else:
+                low[v] = lowest
                 stack.pop()
                 u = parent[v]
                 if u >= 0:
-                    if low[v] < low[u]:
-                        low[u] = low[v]
+                    if lowest < low[u]:
+                        low[u] = lowest
                     below = sub[v]
                     sub[u] += below
-                    if below and low[v] >= disc[u] and u != root:
+                    if below and lowest >= disc[u] and u != root:
                         # v's subtree, holding marked vertices, hangs on u. Why `cut_run`:
                         # resetting `cut` at each discovery would cost every vertex a write.
                         if cut_run[u] == start:
