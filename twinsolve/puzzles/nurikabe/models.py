@@ -29,7 +29,7 @@ or beside another clue cell, whose island it would join).
   CP-SAT the sea's size (the cells no number takes) as a sum.
 
 Back-ends.
-- `cpsat`: the model above, `linearization_level=2` unless set (`_CPSAT_PARAMETERS`);
+- `cpsat`: the model above, `linearization_level=0` unless set (`_CPSAT_PARAMETERS`);
   the sea connected by `graph_constraints.connected` (option `connectivity` =
   height, the default, flow, distance or layers, or `lazy`: its separator cuts
   instead); cuts, where needed, each take a fresh CP-SAT run on the grown model
@@ -82,12 +82,16 @@ CPSAT_METHODS = (*graph_constraints.METHODS, "lazy")
 # Literals of BFS layers a connectivity constraint may take (an island: (number - 1)
 # times its area; a small sea in SAT: its size times the cells); beyond, cuts.
 LAYER_BUDGET = 40_000
+# The sea's connectivity in CP-SAT: flow timed out at 60 s on 1045_21x22, 1076_18x18 and
+# 158_14x24, which height proves in under a second.
 _CPSAT_DEFAULT = "height"
-# CP-SAT parameters for this model unless the caller sets them: level 2 adds the LP's
-# cuts, which the sea's height constraints lean on. Measured on the janko.at corpus (one
-# worker, uniqueness): flow timed out at 60 s on 1045_21x22, 1076_18x18, 158_14x24;
-# height with level 2 solves each in under 2 s (`benchmarks.nurikabe_perf`).
-_CPSAT_PARAMETERS = {"linearization_level": 2}
+# CP-SAT parameters for this model unless the caller sets them: no LP relaxation
+# (linearization level 0). Measured on the janko.at corpus (567 puzzles, one worker,
+# uniqueness, 30 s each; `run(instance, "cpsat", Limits(unique=True, options=...))` per
+# level, the two runs side by side): level 0 settles 560, median 0.04 s, 284 s in all;
+# level 2 settles 557, median 0.05 s, 430 s, and loses 669_14x24, 839_14x19 and
+# 1108_20x15, which level 0 proves in 1-8 s. The height constraints need no LP here.
+_CPSAT_PARAMETERS = {"linearization_level": 0}
 
 
 # ---------------------------------------------------------------- the grid
