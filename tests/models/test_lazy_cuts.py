@@ -92,6 +92,57 @@ def test_the_cpsat_loop_agrees_with_brute_force():
     assert effort.calls == tally.rounds > tally.found
 
 
+def _regions_model(rows: int, cols: int) -> lazy_cuts.CutModel:
+    from ortools.sat.python import cp_model
+    model = cp_model.CpModel()
+    cells = [model.new_bool_var(f"in[{v}]") for v in range(rows * cols)]
+    model.add_bool_or(cells)
+    return model, cells, violated(rows, cols)
+
+
+def _pigeons(holes: int) -> lazy_cuts.CutModel:
+    """holes + 1 pigeons in `holes` holes: no model, and a long proof without the LP."""
+    from ortools.sat.python import cp_model
+    model = cp_model.CpModel()
+    sits = [[model.new_bool_var(f"p{p}h{h}") for h in range(holes)] for p in range(holes + 1)]
+    for row in sits:
+        model.add_exactly_one(row)
+    for h in range(holes):
+        model.add_at_most_one(row[h] for row in sits)
+    return model, [row[0] for row in sits], lambda values: []
+
+
+def _never() -> lazy_cuts.CutModel:
+    raise AssertionError("the second model was built though the first answered")
+
+
+@pytest.mark.parametrize("limits", [Limits(count=True), Limits(unique=True), Limits()])
+def test_the_fallback_answers_with_the_first_model_when_it_can(limits):
+    tally, effort = lazy_cuts.cpsat_fallback(lambda: _regions_model(2, 3), _never, 10.0,
+                                             limits, Deadline(None))
+    everything = brute_regions(2, 3)
+    expected = {None: len(everything), True: 2}.get(limits.unique if not limits.count
+                                                    else None, 1)
+    assert tally.found == expected and tuple(tally.first) in everything
+    assert effort.calls == tally.rounds
+
+
+def test_the_fallback_turns_to_the_second_model_when_the_budget_stops_the_first():
+    options = {"linearization_level": 0, "symmetry_level": 0}
+    built = []
+
+    def second():
+        built.append(True)
+        return _regions_model(2, 3)
+
+    tally, effort = lazy_cuts.cpsat_fallback(lambda: _pigeons(11), second, 0.01,
+                                             Limits(count=True, options=options),
+                                             Deadline(None))
+    assert built == [True]
+    assert tally.complete and tally.found == len(brute_regions(2, 3))
+    assert effort.calls == tally.rounds > tally.found + 1  # the first's call counted too
+
+
 @pytest.mark.parametrize("complete, status, expected", [
     (True, Status.UNSAT, Status.UNSAT), (False, Status.TIMEOUT, Status.TIMEOUT)])
 def test_the_answer_of_a_loop_without_solutions(complete, status, expected):

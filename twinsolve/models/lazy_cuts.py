@@ -16,7 +16,11 @@ cut: the model is valid, a solution. Rules:
 - SAT: one incremental session (`sat_common.SatSession`) takes every round
   (`valid_model`), so what the solver learnt carries over.
 - CP-SAT is not incremental: each round is a fresh run on the grown model
-  (`cpsat_loop`).
+  (`cpsat_loop`). Two formulations may take turns (`cpsat_fallback`): the
+  first with each call bounded in CP-SAT's deterministic time, a measure of
+  work that is the same on every machine (one worker), the second, from
+  scratch, when that bound stops the first; so which one answers never
+  depends on how fast the machine is.
 - `unique` / `count`: forbid-and-re-solve. A valid model found is counted and
   forbidden (`forbid`: "some decision differs"), and the search goes on, cuts
   included, until the solutions wanted (`core.result.solutions_wanted`) or
@@ -48,9 +52,9 @@ from ..core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wan
 from . import cpsat_common, graph_constraints, sat_common
 from .export import CnfExport
 
-__all__ = ["Cut", "Violated", "CutTally", "forbid", "cut_clause", "valid_model", "sat_loop",
-           "SatProblem", "solve_sat", "cpsat_loop", "region_graphs", "region_cuts", "connectivity",
-           "complete_export"]
+__all__ = ["Cut", "Violated", "CutModel", "CutTally", "forbid", "cut_clause", "valid_model",
+           "sat_loop", "SatProblem", "solve_sat", "cpsat_loop", "cpsat_fallback",
+           "region_graphs", "region_cuts", "connectivity", "complete_export"]
 
 Cut = tuple[Sequence[int], Sequence[int]]  # (decisions one of which is true, ... false)
 Violated = Callable[[Sequence[bool]], list[Cut]]  # a model's decision values -> its cuts
@@ -194,6 +198,31 @@ def cpsat_loop(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
         model.add_bool_or(forbid(decisions, values, negated))
     tally.complete = wanted == 1
     return tally, effort
+
+
+CutModel = tuple[cp_model.CpModel, Sequence[cp_model.IntVar], Violated]
+
+
+def cpsat_fallback(first: Callable[[], CutModel], second: Callable[[], CutModel],
+                   budget: float, limits: Limits, deadline: Deadline
+                   ) -> tuple[CutTally, cpsat_common.CpEffort]:
+    """`cpsat_loop` on the model `first()` builds, each CP-SAT call bounded by `budget`
+    units of deterministic time; when that bound, not the run's deadline, stops it,
+    `cpsat_loop` again on `second()`'s model, from scratch, under `limits`. The effort
+    and rounds of both are counted."""
+    model, decisions, violated = first()
+    bounded = limits.with_(options={**limits.options, "max_deterministic_time": budget})
+    tally, effort = cpsat_loop(model, decisions, violated, bounded, deadline)
+    wanted = solutions_wanted(limits)
+    stopped = (not tally.complete and tally.status is Status.TIMEOUT
+               and (wanted is None or tally.found < wanted))
+    if not stopped or deadline.expired():
+        return tally, effort
+    model, decisions, violated = second()
+    then, more = cpsat_loop(model, decisions, violated, limits, deadline)
+    more.merge(effort)
+    then.rounds += tally.rounds
+    return then, more
 
 
 def region_graphs(rows: int, cols: int

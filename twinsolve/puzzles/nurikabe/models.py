@@ -31,9 +31,12 @@ or beside another clue cell, whose island it would join).
 Back-ends.
 - `cpsat`: the model above, `linearization_level=0` unless set (`_CPSAT_PARAMETERS`);
   the sea connected by `graph_constraints.connected` (option `connectivity` =
-  height, the default, flow, distance or layers, or `lazy`: its separator cuts
-  instead); cuts, where needed, each take a fresh CP-SAT run on the grown model
-  (`rounds`, `cuts` in the stats).
+  height, flow, distance or layers, or `lazy`: its separator cuts instead);
+  cuts, where needed, each take a fresh CP-SAT run on the grown model
+  (`rounds`, `cuts` in the stats). Without the option: height, each call
+  bounded by `HEIGHT_BUDGET` of CP-SAT's deterministic time (the same on every
+  machine), then, if that bound stops it, lazy cuts from scratch
+  (`lazy_cuts.cpsat_fallback`): each proves large puzzles the other cannot.
 - `sat`: CNF through PySAT; exactly-one and the island sizes by cardinality
   encodings (and the sea's size too when it is at most a third of the grid);
   the sea's connectivity by lazy cuts in one incremental solver
@@ -86,12 +89,17 @@ LAYER_BUDGET = 40_000
 # 158_14x24, which height proves in under a second.
 _CPSAT_DEFAULT = "height"
 # CP-SAT parameters for this model unless the caller sets them: no LP relaxation
-# (linearization level 0). Measured on the janko.at corpus (567 puzzles, one worker,
-# uniqueness, 30 s each; `run(instance, "cpsat", Limits(unique=True, options=...))` per
-# level, the two runs side by side): level 0 settles 560, median 0.04 s, 284 s in all;
-# level 2 settles 557, median 0.05 s, 430 s, and loses 669_14x24, 839_14x19 and
-# 1108_20x15, which level 0 proves in 1-8 s. The height constraints need no LP here.
+# (linearization level 0). `python -m benchmarks.nurikabe_perf --backends
+# cpsat:linearization_level=2,cpsat --timeout 30` (the janko.at corpus, 567 puzzles, one
+# worker, uniqueness, the two taking turns): level 0 proves 560, median 0.045 s, p90
+# 0.19 s, slowest 8.2 s; level 2 proves 558, 0.046 s, 0.25 s, 29 s, and not 669_14x24 or
+# 839_14x19 (which level 0 proves in 3 and 7 s).
 _CPSAT_PARAMETERS = {"linearization_level": 0}
+# CP-SAT's deterministic time per call of the height model before the lazy cuts take over
+# (`cpsat_fallback`). The height model proves the slowest puzzles it can (1077_15x15,
+# 839_14x19, 680_31x45) within 10; lazy cuts prove 1046_23x33, 570_31x45 and 667_14x24,
+# which height does not in 60 s, in 10-14 s.
+HEIGHT_BUDGET = 10.0
 
 
 # ---------------------------------------------------------------- the grid
@@ -357,14 +365,27 @@ def check_cpsat_options(limits: Limits) -> None:
 
 
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
-    """CP-SAT with lazy island cuts; `unique` / `count` by forbid-and-re-solve."""
+    """CP-SAT with lazy island cuts; `unique` / `count` by forbid-and-re-solve. Without
+    a `connectivity` option (nor a `max_deterministic_time` of its own), the sea by
+    height constraints first and, when `HEIGHT_BUDGET` stops a call, by lazy cuts."""
+    chosen = "connectivity" in limits.options or "max_deterministic_time" in limits.options
     method, limits = lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)
     limits = limits.with_(options={**_CPSAT_PARAMETERS, **limits.options})
     watch, deadline = Stopwatch(), limits.deadline()
-    model, shaded, lay = build_cpsat(instance, method)
-    watch.built()
-    tally, effort = lazy_cuts.cpsat_loop(model, shaded, _cuts(lay, method == "lazy"), limits,
-                                         deadline)
+    lay = layout(instance)
+
+    def built(how: str) -> lazy_cuts.CutModel:
+        model, shaded, _ = build_cpsat(instance, how)
+        return model, shaded, _cuts(lay, how == "lazy")
+
+    if chosen:
+        model, shaded, violated = built(method)
+        watch.built()
+        tally, effort = lazy_cuts.cpsat_loop(model, shaded, violated, limits, deadline)
+    else:
+        watch.built()
+        tally, effort = lazy_cuts.cpsat_fallback(partial(built, method), partial(built, "lazy"),
+                                                 HEIGHT_BUDGET, limits, deadline)
     counters = {**effort.counters(), **tally.counters()}
     return tally.result(limits, watch.stats(nodes=effort.nodes, **counters), partial(_grid, lay))
 
