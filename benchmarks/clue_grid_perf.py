@@ -110,9 +110,11 @@ def report(table: Sequence[Runs], total: int) -> str:
         if runs.spec.split(":", 1)[0] == "hand" and runs.solved:
             settled = sum(1 for _, nodes in runs.solved.values() if nodes == 0)
             slowest = max(runs.solved.items(), key=lambda item: item[1][0])
+            over = sum(1 for seconds, _ in runs.solved.values() if seconds > 1.0)
             lines.append(f"{runs.spec}: {settled} of {total} ({100 * settled / total:.1f}%) "
-                         f"without branching (target 95%); slowest {slowest[0]} "
-                         f"{slowest[1][0]:.3f} s (target 1 s)")
+                         f"without branching (target 95%); {over} solved in over 1 s, "
+                         f"{len(runs.other)} not solved, slowest {slowest[0]} "
+                         f"{slowest[1][0]:.3f} s (target: none over 1 s)")
     for peer in (runs for runs in table if runs.peer):
         for runs in (r for r in table if not r.peer):
             common = [k for k in runs.solved if k in peer.solved]

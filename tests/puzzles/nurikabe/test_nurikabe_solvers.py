@@ -36,8 +36,9 @@ PARTS = 8
 SAMPLE = ("01_10x10", "102_4x4", "113_6x6", "343_10x18")
 # What a back-end does not settle (solve and prove unique) in 120 s on one worker yet,
 # measured on the 2-core machine at load 2-4 (`python -m benchmarks.nurikabe_perf --timeout
-# 120 --backends NAME`): issue 30's open targets. The giant islands (29, 753, 1030: a thin
-# sea whose shape is an isoperimetric argument) and a few large grids.
+# 120 --backends NAME`): issue 30's open targets. The giant islands (29, 753, 1030, and
+# 683's 51: a thin sea whose shape is an isoperimetric argument) for every back-end, and
+# for hand two large search trees (756, 1108).
 OPEN = {
     "hand": frozenset({"1030_32x32", "1108_20x15", "29_10x10", "683_14x24", "753_10x10",
                        "756_15x15"}),
