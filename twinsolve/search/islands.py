@@ -77,7 +77,7 @@ from collections.abc import Sequence
 
 from ..core.clue_grid import Bitboard
 from .grid import Grid, LowLink
-from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Store
+from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Store, values_of
 from .regions import NoUniformBlock, RegionConnected, blocks
 
 __all__ = ["Islands", "TECHNIQUES", "SHAPE_NODES", "SHAPE_LEAVES", "SHAPE_ROOM", "SEA_LABEL"]
@@ -241,7 +241,7 @@ class _Region:
         when asked (most runs need only `reach`)."""
         if self._cells is None:
             inside = set(self.part)
-            self._cells = self.part + [v for v in cells_of(self.reach) if v not in inside]
+            self._cells = self.part + [v for v in values_of(self.reach) if v not in inside]
         return self._cells
 
 
@@ -281,7 +281,7 @@ class _Island:
         if room is not None and (len(part) + len(region.owned) > self.number
                                  or region.reach.bit_count() < self.number):
             raise Contradiction  # too much land it must take in, or too few cells to reach
-        for v in cells_of(region.labelled & ~region.reach):
+        for v in values_of(region.labelled & ~region.reach):
             store.restrict(n + v, ~bit)  # out of reach (Contradiction for its own land)
         if self.cuts:
             for v in self._needed(region):
@@ -404,20 +404,10 @@ def survey(dom: Sequence[int], n: int, land: int, bit: int, part: list[int],
             # another label beside the part of it labelled so.
             nd = d + orphan.bit_count()
             if nd <= budget and not any(dom[x] == land for x in
-                                        cells_of(board.around(orphan) & ~lands)):
+                                        values_of(board.around(orphan) & ~lands)):
                 pending[nd] = pending.get(nd, 0) | orphan
     owned = reach & exact & ~start
-    return _Region(part, reach, cells_of(owned) if owned else [], labelled)
-
-
-def cells_of(bits: int) -> list[int]:
-    """The cells of a `Bitboard` integer, ascending."""
-    cells = []
-    while bits:
-        low = bits & -bits
-        cells.append(low.bit_length() - 1)
-        bits ^= low
-    return cells
+    return _Region(part, reach, values_of(owned) if owned else [], labelled)
 
 
 def needed_cells(nbrs: Sequence[Sequence[int]], cells: list[int], number: int | None,
@@ -496,7 +486,7 @@ class _Shapes:
         around = reach | board.around(reach)
         near = board.block_cells(board.touching(around)) | around
         lands = seas_ = labelled = solo = 0
-        for x in cells_of(near):
+        for x in values_of(near):
             m, label = dom[x], dom[n + x]
             cell = 1 << x
             if m == land:
@@ -549,7 +539,7 @@ class _Shapes:
                     seen.add(w)
                     first.append(w)
         owned = sum(1 << v for v in region.owned)
-        must_bits = [board.block_cells(1 << v) for v in cells_of(musts)]
+        must_bits = [board.block_cells(1 << v) for v in values_of(musts)]
         # the summary, as cells: in every completion, beside every one, in any; `found`
         # says whether there is one
         summary = [0, 0, 0]
@@ -603,7 +593,7 @@ class _Shapes:
         grow(first, self.number - len(region.part), bits)
         if not found:
             return [], [], set()
-        every, beside, union = (cells_of(b) for b in summary)
+        every, beside, union = (values_of(b) for b in summary)
         return [v for v in every if dom[v] == UNDECIDED], beside, set(union)
 
     def _pocket(self, bits: int, ring: int, lands: int, seas_: int, seas: int,

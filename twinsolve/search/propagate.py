@@ -83,8 +83,8 @@ if TYPE_CHECKING:
     from ..core.limits import Limits
 
 __all__ = ["Contradiction", "LimitReached", "Store", "Propagator", "Rule", "SolveResult",
-           "search", "most_constrained", "mask_of", "value_of", "FALSE", "TRUE", "IS_FALSE",
-           "IS_TRUE", "UNDECIDED"]
+           "search", "most_constrained", "mask_of", "values_of", "value_of", "FALSE", "TRUE",
+           "IS_FALSE", "IS_TRUE", "UNDECIDED"]
 
 # Boolean variables (module docstring): their values, and the masks of their domain.
 FALSE, TRUE = 0, 1
@@ -171,13 +171,7 @@ class Store:
 
     def values(self, v: int) -> list[int]:
         """The domain of `v`, ascending."""
-        m = self.dom[v]
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return out
+        return values_of(self.dom[v])
 
     def min_value(self, v: int) -> int:
         m = self.dom[v]
@@ -246,6 +240,21 @@ def mask_of(values: Iterable[int]) -> int:
             raise ValueError(f"domain values must be >= 0, got {x}")
         mask |= 1 << x
     return mask
+
+
+def values_of(mask: int) -> list[int]:
+    """The values a mask holds, ascending: a domain's, or the cells of a set of cells
+    kept as one integer (`search.islands`).
+
+    >>> values_of(mask_of((0, 3, 5))), values_of(0)
+    ([0, 3, 5], [])
+    """
+    values = []
+    while mask:
+        low = mask & -mask
+        values.append(low.bit_length() - 1)
+        mask ^= low
+    return values
 
 
 def value_of(mask: int) -> int | None:

@@ -300,15 +300,17 @@ def _cuts(lay: Layout, sea: bool = True) -> lazy_cuts.Violated:
 
 # ---------------------------------------------------------------- CP-SAT
 
-def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT, islands: bool = False
+def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT, islands: bool = False,
+                lay: Layout | None = None
                 ) -> tuple[cp_model.CpModel, list[cp_model.IntVar], Layout]:
     """The CP-SAT model, its `shaded` variables in row-major order and the layout.
 
     `method` connects the sea (a `graph_constraints` method, or "lazy": no
     constraint, the caller adds cuts); `islands` states a `?` island's
-    connectivity too (BFS layers over its area) instead of leaving it to cuts.
+    connectivity too (BFS layers over its area) instead of leaving it to cuts;
+    `lay` is the instance's layout when the caller has it already.
     """
-    lay = layout(instance)
+    lay = layout(instance) if lay is None else lay
     model = cp_model.CpModel()
     # Variables: shaded per cell, own per cell of each clue's area.
     shaded = [model.new_bool_var(f"shaded[{v // lay.cols},{v % lay.cols}]")
@@ -375,7 +377,7 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     lay = layout(instance)
 
     def built(how: str) -> lazy_cuts.CutModel:
-        model, shaded, _ = build_cpsat(instance, how)
+        model, shaded, _ = build_cpsat(instance, how, lay=lay)
         return model, shaded, _cuts(lay, how == "lazy")
 
     if chosen:
