@@ -27,7 +27,15 @@ model, fixes its objective at the optimum (then drops it), forbids the
 assignment already found, and re-solves: each solution found is forbidden in
 turn (a clause "some decision variable differs"), until INFEASIBLE (the exact
 count), `stop_at` solutions (2 settles uniqueness) or the deadline (count
-unknown). The caller's model is never changed.
+unknown). The caller's model is never changed. `solve_and_count` is the
+usual sequence: one solve, then counting only when `limits` asks for
+uniqueness or a count.
+
+Enumeration (`enumerate_solutions`): one CP-SAT run with
+`enumerate_all_solutions`, collecting the distinct assignments of the
+decision variables; right when every auxiliary variable is fixed by them
+(else CP-SAT reports one assignment many times, harmless, but its run is
+longer), and far cheaper than a fresh solve per solution when there are many.
 """
 
 from __future__ import annotations
@@ -45,7 +53,7 @@ from ..system.interrupts import on_interrupt
 
 __all__ = ["optimum_and_tally", "CpEffort", "CpOutcome", "SolutionCount", "check_options",
            "configure",
-           "solve_model", "count_solutions"]
+           "solve_model", "count_solutions", "solve_and_count", "enumerate_solutions"]
 
 # Option keys with a twinsolve name; every other key must be a SatParameters field.
 _ALIASES = {"workers": "num_workers", "seed": "random_seed"}
@@ -92,9 +100,11 @@ class CpOutcome:
 
 @dataclass(frozen=True)
 class SolutionCount(Tally):
-    """A `Tally` with the search effort it took."""
+    """A `Tally` with the search effort it took and, when the search reports it, the
+    first solution's decision values (`first`)."""
 
     effort: CpEffort = field(default_factory=CpEffort)
+    first: tuple[int, ...] | None = None
 
 
 # ---------------------------------------------------------------- solving
@@ -233,6 +243,70 @@ def count_solutions(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar
         found += 1
         _forbid(work, twins, outcome.values)
     return SolutionCount(found, complete, effort)
+
+
+def solve_and_count(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
+                    limits: Limits, deadline: Deadline) -> SolutionCount:
+    """Solve a feasibility model, then, when `limits` asks for uniqueness or a count,
+    forbid-and-re-solve up to `solutions_wanted`; `first` is the first solution's values.
+    An invalid model is a `RuntimeError` (a bug of the caller's, not of the input)."""
+    outcome = solve_model(model, decisions, limits, deadline)
+    if outcome.status is Status.ERROR:
+        raise RuntimeError(outcome.message)
+    if outcome.values is None:
+        return SolutionCount(0, outcome.status is Status.UNSAT, outcome.effort)
+    wanted = solutions_wanted(limits)
+    if wanted == 1:  # stopped at the one wanted: not a complete search
+        return SolutionCount(1, False, outcome.effort, outcome.values)
+    more = count_solutions(model, decisions, limits, deadline, known=outcome.values,
+                           stop_at=wanted)
+    effort = CpEffort()
+    effort.merge(outcome.effort)
+    effort.merge(more.effort)
+    return SolutionCount(more.found, more.complete, effort, outcome.values)
+
+
+class _Distinct(cp_model.CpSolverSolutionCallback):
+    """The distinct assignments of `decisions` met during an enumeration, in the order
+    found, stopping the search at `stop_at` (None: never)."""
+
+    def __init__(self, decisions: Sequence[cp_model.IntVar], stop_at: int | None) -> None:
+        super().__init__()
+        self.decisions, self.stop_at = decisions, stop_at
+        self.found: dict[tuple[int, ...], None] = {}
+
+    def on_solution_callback(self) -> None:
+        self.found.setdefault(tuple(int(self.value(var)) for var in self.decisions))
+        if self.stop_at is not None and len(self.found) >= self.stop_at:
+            self.stop_search()
+
+
+def enumerate_solutions(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
+                        limits: Limits, deadline: Deadline, stop_at: int | None = None
+                        ) -> SolutionCount:
+    """The distinct assignments of `decisions` over the solutions of a feasibility
+    model, in one CP-SAT run (one worker: CP-SAT enumerates on one), up to `stop_at`
+    (None: all); complete when the run ended before that."""
+    if deadline.expired():  # no time left: CP-SAT would still load the whole model first
+        return SolutionCount(0, False)
+    solver = cp_model.CpSolver()
+    configure(solver, limits, deadline)
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    collector = _Distinct(decisions, stop_at)
+    with on_interrupt(solver.stop_search):
+        code = solver.solve(model, collector)
+    if code == cp_model.UNKNOWN:
+        deadline.out_of_time()  # the run's time limit, not this deadline: its stop
+    if code == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"invalid CP-SAT model: {model.validate()}")
+    effort = CpEffort()
+    effort.absorb(solver)
+    found = list(collector.found)
+    # OPTIMAL: the enumeration finished (or stopped at `stop_at`); INFEASIBLE: nothing.
+    stopped = stop_at is not None and len(found) >= stop_at
+    complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not stopped
+    return SolutionCount(len(found), complete, effort, found[0] if found else None)
 
 
 def _twin(work: cp_model.CpModel, var: cp_model.IntVar) -> cp_model.IntVar:

@@ -71,10 +71,9 @@ from ortools.sat.python import cp_model
 
 from ...core.geometry import DELTAS
 from ...core.limits import Deadline, Limits
-from ...core.result import Result, Status, Stopwatch, solutions_wanted
+from ...core.result import Result, Stopwatch
 from ...models import cpsat_common, graph_constraints, lazy_cuts, sat_common
 from ...models.export import CnfExport
-from ...system.interrupts import on_interrupt
 from .rules import EMPTY, Instance, clue_cells, count_visible, solution_from_inside
 
 __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
@@ -248,73 +247,21 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     watch.built()
     if method == "lazy":
         tally, effort = lazy_cuts.cpsat_loop(model, inside, _cuts(lay), limits, deadline)
-    elif enumerate_all:
-        tally, effort = _cpsat_enumerate(model, inside, limits, deadline)
     else:
-        tally, effort = _cpsat_declarative(model, inside, limits, deadline)
+        count = (cpsat_common.enumerate_solutions(model, inside, limits, deadline)
+                 if enumerate_all else
+                 cpsat_common.solve_and_count(model, inside, limits, deadline))
+        tally, effort = _cpsat_tally(count), count.effort
     counters = effort.counters()
     if method == "lazy":
         counters.update(tally.counters())
     return tally.result(limits, watch.stats(nodes=effort.nodes, **counters), partial(_grid, lay))
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
-    """Distinct shadings met during CP-SAT's enumeration, in the order found."""
-
-    def __init__(self, inside: Sequence[cp_model.IntVar]) -> None:
-        super().__init__()
-        self.inside = inside
-        self.found: dict[tuple[bool, ...], None] = {}
-
-    def on_solution_callback(self) -> None:
-        self.found.setdefault(tuple(bool(self.value(var)) for var in self.inside))
-
-
-def _cpsat_enumerate(model: cp_model.CpModel, inside: list[cp_model.IntVar], limits: Limits,
-                     deadline: Deadline) -> tuple[lazy_cuts.CutTally, cpsat_common.CpEffort]:
-    """Every solution in one CP-SAT run (`enumerate_all_solutions`, one worker)."""
-    if deadline.expired():  # no time left: CP-SAT would still load the whole model first
-        return lazy_cuts.CutTally(status=Status.TIMEOUT), cpsat_common.CpEffort()
-    solver = cp_model.CpSolver()
-    cpsat_common.configure(solver, limits, deadline)
-    solver.parameters.enumerate_all_solutions = True
-    solver.parameters.num_workers = 1  # enumeration is single-threaded in CP-SAT
-    collector = _Collector(inside)
-    with on_interrupt(solver.stop_search):
-        code = solver.solve(model, collector)
-    if code == cp_model.UNKNOWN:
-        deadline.out_of_time()  # the run's time limit, not this deadline: its stop
-    effort = cpsat_common.CpEffort()
-    effort.absorb(solver)
-    if code == cp_model.MODEL_INVALID:
-        raise RuntimeError(f"invalid CP-SAT model: {model.validate()}")
-    tally = lazy_cuts.CutTally(found=len(collector.found), status=Status.TIMEOUT)
-    # OPTIMAL: the enumeration finished; INFEASIBLE: there is nothing to enumerate.
-    tally.complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-    if collector.found:
-        tally.first = list(next(iter(collector.found)))
-    return tally, effort
-
-
-def _cpsat_declarative(model: cp_model.CpModel, inside: list[cp_model.IntVar], limits: Limits,
-                       deadline: Deadline) -> tuple[lazy_cuts.CutTally, cpsat_common.CpEffort]:
-    outcome = cpsat_common.solve_model(model, inside, limits, deadline)
-    effort, tally = cpsat_common.CpEffort(), lazy_cuts.CutTally(status=outcome.status)
-    effort.merge(outcome.effort)
-    if outcome.status is Status.ERROR:
-        raise RuntimeError(outcome.message)
-    if outcome.values is None:
-        tally.complete = outcome.status is Status.UNSAT
-        return tally, effort
-    tally.first, tally.found = [bool(v) for v in outcome.values], 1
-    wanted = solutions_wanted(limits)
-    tally.complete = wanted == 1
-    if wanted != 1:
-        more = cpsat_common.count_solutions(model, inside, limits, deadline,
-                                            known=outcome.values, stop_at=wanted)
-        effort.merge(more.effort)
-        tally.found, tally.complete = more.found, more.complete
-    return tally, effort
+def _cpsat_tally(count: cpsat_common.SolutionCount) -> lazy_cuts.CutTally:
+    """A CP-SAT enumeration's or count's answer in the cut loop's terms."""
+    first = None if count.first is None else [bool(v) for v in count.first]
+    return lazy_cuts.CutTally(first=first, found=count.found, complete=count.complete)
 
 
 # ---------------------------------------------------------------- SAT

@@ -77,7 +77,6 @@ from ...core.limits import Deadline, Limits
 from ...core.result import Result, Status, Stopwatch, Tally, solutions_wanted
 from ...models import cpsat_common, graph_constraints, lazy_cuts, sat_common
 from ...models.export import CnfExport
-from ...system.interrupts import on_interrupt
 from .rules import Instance, clue_cells, loop_sides, side_count, solution_from_inside
 
 __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
@@ -298,64 +297,6 @@ def check_cpsat_options(limits: Limits) -> None:
     cpsat_common.check_options(lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)[1])
 
 
-class _Distinct(cp_model.CpSolverSolutionCallback):
-    """The distinct answers met during CP-SAT's enumeration, stopping the search at
-    `stop_at` (None: never)."""
-
-    def __init__(self, decisions: Sequence[cp_model.IntVar], stop_at: int | None) -> None:
-        super().__init__()
-        self.decisions, self.stop_at = decisions, stop_at
-        self.found: dict[tuple[int, ...], None] = {}
-
-    def on_solution_callback(self) -> None:
-        self.found.setdefault(tuple(self.value(var) for var in self.decisions))
-        if self.stop_at is not None and len(self.found) >= self.stop_at:
-            self.stop_search()
-
-
-def _enumerate(built: CpBuild, limits: Limits, deadline: Deadline, wanted: int | None
-               ) -> tuple[list[int] | None, Tally, cpsat_common.CpEffort]:
-    """One CP-SAT run enumerating answers up to `wanted`: (the first, the tally, effort)."""
-    effort = cpsat_common.CpEffort()
-    if deadline.expired():  # no time left: CP-SAT would still load the whole model first
-        return None, Tally(0, complete=False), effort
-    solver = cp_model.CpSolver()
-    cpsat_common.configure(solver, limits, deadline)
-    solver.parameters.enumerate_all_solutions = True
-    collector = _Distinct(built.decisions, wanted)
-    with on_interrupt(solver.stop_search):
-        code = solver.solve(built.model, collector)
-    if code == cp_model.UNKNOWN:
-        deadline.out_of_time()  # the run's time limit, not this deadline: its stop
-    effort.absorb(solver)
-    if code == cp_model.MODEL_INVALID:
-        raise RuntimeError(f"invalid CP-SAT model: {built.model.validate()}")
-    found = list(collector.found)
-    # OPTIMAL: the enumeration finished (or stopped at `wanted`); INFEASIBLE: nothing.
-    stopped = wanted is not None and len(found) >= wanted
-    complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not stopped
-    return (list(found[0]) if found else None), Tally(len(found), complete), effort
-
-
-def _resolve(built: CpBuild, limits: Limits, deadline: Deadline, wanted: int | None
-             ) -> tuple[list[int] | None, Tally, cpsat_common.CpEffort]:
-    """Solve, then forbid-and-re-solve up to `wanted` (the region encodings: their
-    auxiliaries are not fixed by the answer, so an enumeration would repeat it)."""
-    outcome = cpsat_common.solve_model(built.model, built.decisions, limits, deadline)
-    if outcome.status is Status.ERROR:
-        raise RuntimeError(outcome.message)
-    effort = cpsat_common.CpEffort()
-    effort.merge(outcome.effort)
-    if outcome.values is None:
-        return None, Tally(0, complete=outcome.status is Status.UNSAT), effort
-    if wanted == 1:
-        return list(outcome.values), Tally(1, complete=False), effort
-    more = cpsat_common.count_solutions(built.model, built.decisions, limits, deadline,
-                                        known=outcome.values, stop_at=wanted)
-    effort.merge(more.effort)
-    return list(outcome.values), Tally(more.found, more.complete), effort
-
-
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """CP-SAT; `unique` and `count` in the same enumeration (circuit) or by
     forbid-and-re-solve (region encodings)."""
@@ -365,13 +306,20 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     watch, deadline = Stopwatch(), limits.deadline()
     built = build_cpsat(instance, method)
     watch.built()
-    search = _enumerate if method == "circuit" else _resolve
-    first, tally, effort = search(built, limits, deadline, solutions_wanted(limits))
-    stats = watch.stats(nodes=effort.nodes, **effort.counters())
-    if first is None:
+    # Why two ways: the circuit model's auxiliaries are fixed by the answer, so one
+    # enumeration meets each answer once; the region encodings' are not, so they
+    # forbid-and-re-solve.
+    if method == "circuit":
+        count = cpsat_common.enumerate_solutions(built.model, built.decisions, limits,
+                                                 deadline, stop_at=solutions_wanted(limits))
+    else:
+        count = cpsat_common.solve_and_count(built.model, built.decisions, limits, deadline)
+    stats = watch.stats(nodes=count.effort.nodes, **count.effort.counters())
+    tally = Tally(count.found, count.complete)
+    if count.first is None:
         status = Status.UNSAT if tally.complete else Status.TIMEOUT
         return Result.answer(status, tally=tally, asked=limits, stats=stats)
-    return Result.answer(Status.SOLVED, solution_from_inside(built.inside(first)),
+    return Result.answer(Status.SOLVED, solution_from_inside(built.inside(list(count.first))),
                          tally=tally, asked=limits, stats=stats)
 
 
