@@ -17,7 +17,7 @@ from twinsolve.files.puzzlink import (
 )
 
 TOY = UrlFormat(("toy",), "Toy", 200)
-TOYS = UrlFormat(("toy", "toys"), "Toy", 200, size_as_number=True)
+TOYS = UrlFormat(("toy", "toys"), "Toy", 200)
 
 
 def _decode(url: str, url_format: UrlFormat = TOY, escapes=NUMBER16_WIDE):
@@ -58,8 +58,8 @@ def test_a_clue_past_the_escapes_is_refused_when_written():
      "puzzle type 'lits' is not Toy (expected one of toy, toys)"),
     ("https://puzz.link/p?toy/0/1/", TOY, NUMBER16_WIDE, 25, "COLS must be a whole number "
      "1..200, got '0'"),
-    ("https://puzz.link/p?toy/0/1/", TOYS, NUMBER16_WIDE, 25, "COLS must be a whole number "
-     "1..200, got 0"),
+    ("https://puzz.link/p?toy/x/1/", TOYS, NUMBER16_WIDE, 25, "COLS must be a whole number "
+     "1..200, got 'x'"),
     ("https://puzz.link/p?toy/2/1/=0", TOY, NUMBER16, 29, "unexpected character '=' in the "
      "body (expected 0-9, a-f, '-', '+', '.' or g-z)"),
     ("https://puzz.link/p?toy/2/1/%01", TOY, NUMBER16_WIDE, 29,

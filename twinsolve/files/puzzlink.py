@@ -77,9 +77,6 @@ class UrlFormat:
     types: tuple[str, ...]
     title: str
     max_side: int
-    # Out-of-range sizes echoed as the number read rather than as the text (one puzzle's
-    # URLs have always said `got 0` where the others say `got '0'`).
-    size_as_number: bool = False
 
     def is_url(self, text: str) -> bool:
         """True if `text` is a puzz.link / pzv.jp URL of this puzzle (the registry asks each
@@ -134,9 +131,8 @@ class UrlFormat:
     def _read_size(self, reader: UrlReader, text: str, index: int, what: str) -> int:
         value = int(text) if re.fullmatch(r"[0-9]{1,6}", text) else None
         if value is None or not 1 <= value <= self.max_side:
-            got = value if value is not None and self.size_as_number else quoted(text)
             raise reader.error(index, f"{what} must be a whole number 1..{self.max_side}, "
-                               f"got {got}")
+                               f"got {quoted(text)}")
         return value
 
     def _split_query(self, reader: UrlReader, query: str) -> tuple[int, int, str, int]:

@@ -26,7 +26,7 @@ __all__ = ["decode_url", "encode_url", "is_puzzlink_url", "is_url", "TYPE_NAMES"
 
 TYPE_NAMES = ("cave", "bag")
 
-_FORMAT = UrlFormat(TYPE_NAMES, "Cave", cave.MAX_SIDE, size_as_number=True)
+_FORMAT = UrlFormat(TYPE_NAMES, "Cave", cave.MAX_SIDE)
 
 
 def is_url(text: str) -> bool:
