@@ -14,6 +14,17 @@ It costs a probing fixpoint per trial, so a caller runs it at the root only,
 once plain propagation is stuck, and bounds it by `budget` trials (a number,
 not a time: the same store gives the same answer on every machine).
 
+Order of the trials, within the budget: the variables tried longest ago first
+(never tried before all), so a pass that starts again after a removal begins
+with those the last pass did not reach; ties go to the variable whose probing
+trials at the root reached furthest (`Propagator.impact`, the product over
+its values of one plus the narrowings; probing off: the candidates' order).
+Why: a trial that reaches far is the likeliest to fail one level deeper. On
+the janko.at Nurikabe corpus this cut the trials to a settled root by half
+or more (259_10x18: 102 to 1; 476_9x12: 132 to 24; 940_15x15: 77 to 27).
+A pass still ends only after every candidate held, so the result is a
+fixpoint whatever the order.
+
 >>> from twinsolve.search.propagate import Propagator, Store
 >>> store = Store.uniform(2, range(3))
 >>> prop = Propagator(store)
@@ -58,6 +69,7 @@ class Lookahead:
         self.prop, self.candidates, self.order, self.budget = prop, candidates, order, budget
         self.focus = focus
         self.trials = 0
+        self.last: dict[int, int] = {}  # variable -> the trial that last tried it
 
     def run(self) -> bool | None:
         """Passes until one removes nothing: True then, False on a contradiction (no
@@ -77,7 +89,7 @@ class Lookahead:
     def _failed(self) -> tuple[int, int] | object | None:
         """The first candidate value whose trial fails, `_OUT_OF_BUDGET`, or None."""
         store = self.prop.store
-        for var in list(self.candidates(store)):
+        for var in self._ordered(list(self.candidates(store))):
             values = store.values(var) if self.order is None else self.order(store, var)
             for x in values:
                 if store.is_fixed(var):
@@ -86,10 +98,20 @@ class Lookahead:
                     continue
                 if self.budget is not None and self.trials >= self.budget:
                     return _OUT_OF_BUDGET
+                self.last[var] = self.trials
                 self.trials += 1
                 if not self._holds(var, x):
                     return var, x
         return None
+
+    def _ordered(self, candidates: list[int]) -> list[int]:
+        """The candidates tried longest ago first, ties by the reach of their probing
+        trials at the root, largest first (module docstring); a stable sort."""
+        reach: dict[int, int] = {}
+        for (var, _), count in self.prop.impact.items():
+            reach[var] = reach.get(var, 1) * (count + 1)
+        last = self.last
+        return sorted(candidates, key=lambda var: (last.get(var, -1), -reach.get(var, 0)))
 
     def _holds(self, var: int, x: int) -> bool:
         """Whether `var = x` propagates, probing included, without contradiction; the
