@@ -1,0 +1,36 @@
+"""The lookahead's order of trials (`search.lookahead.Lookahead`): the variables tried
+longest ago first, ties to the one whose root probes reached furthest."""
+
+from __future__ import annotations
+
+from twinsolve.search.lookahead import Lookahead
+from twinsolve.search.propagate import IS_FALSE, Contradiction, Propagator, Store
+
+
+def test_trials_go_furthest_reach_first_then_untried_before_retried():
+    """x2 = 0 narrows x0 and x1 (its probes reach furthest), so the first pass starts
+    with x2; x0 = 1 with x1 fixed either way is a contradiction that only probing one
+    level deeper finds, so x0 = 1 falls and a second pass starts, with x1 (never tried)
+    before x2 (tried in the first pass)."""
+    store = Store.booleans(3)
+    prop = Propagator(store)
+
+    def rules(s):
+        if s.value(2) == 0:
+            s.restrict(0, IS_FALSE)
+            s.restrict(1, IS_FALSE)
+        if s.value(0) == 1 and s.value(1) is not None:
+            raise Contradiction
+
+    prop.add_rule(rules)
+    prop.enable_probing(lambda s: [2, 0, 1] if s.value(2) is None else [0, 1])
+    assert prop.propagate() and store.dom == [3, 3, 3]
+    tried: list[int | None] = []
+    lookahead = Lookahead(prop, lambda s: [0, 1, 2], focus=tried.append)
+    assert lookahead.run() is True
+    assert store.dom[0] == IS_FALSE
+    trials = [var for var in tried if var is not None]
+    # pass 1: x2 (both values hold), then x0 = 0 holds and x0 = 1 fails;
+    # pass 2: x1 (never tried), then x2; x0 is fixed now
+    assert trials == [2, 2, 0, 0, 1, 1, 2, 2]
+    assert lookahead.trials == len(trials)
