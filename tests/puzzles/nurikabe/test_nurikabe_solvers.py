@@ -24,7 +24,7 @@ from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
-from twinsolve.puzzles.nurikabe import hand
+from twinsolve.puzzles.nurikabe import hand, models
 from twinsolve.puzzles.nurikabe import puzzlekit as dataset
 from twinsolve.puzzles.nurikabe import rules as nurikabe
 from twinsolve.search.propagate import LimitReached
@@ -37,13 +37,14 @@ SAMPLE = ("01_10x10", "102_4x4", "113_6x6", "343_10x18")
 # What a back-end does not settle (solve and prove unique) in 120 s on one worker yet,
 # measured on the 2-core machine at load 2-4 (`python -m benchmarks.nurikabe_perf --timeout
 # 120 --backends NAME`): issue 30's open targets. The giant islands (29, 753, 1030, and
-# 683's 51: a thin sea whose shape is an isoperimetric argument) for every back-end, and
-# for hand two large search trees (756, 1108).
+# 683's 51: a thin sea whose shape is an isoperimetric argument; sat and cpsat prove 1030
+# with the sea's BFS layers, in 4 and about 20 s), and for hand two large search trees
+# (756, 1108).
 OPEN = {
     "hand": frozenset({"1030_32x32", "1108_20x15", "29_10x10", "683_14x24", "753_10x10",
                        "756_15x15"}),
     "sat": frozenset({"29_10x10", "683_14x24"}),
-    "cpsat": frozenset({"1030_32x32", "29_10x10", "683_14x24", "753_10x10"}),
+    "cpsat": frozenset({"29_10x10", "683_14x24", "753_10x10"}),
 }
 
 
@@ -144,3 +145,21 @@ def test_the_puzzlekit_peer_solves_like_ours():
     assert result.solution == {"shaded": ["001", "011", "110"]} and result.unique is None
     unknown = run(nurikabe.parse("nurikabe 1 3\n? - 1\n"), "puzzlekit", Limits(timeout=60))
     assert unknown.status is Status.UNSUPPORTED and "'?'" in unknown.message
+
+
+# Thin seas (at most a third of the grid), which sat and cpsat connect by BFS layers as
+# deep as the sea is large (`models.Layout.sea_layered`).
+THIN = ("nurikabe 3 3\n7 - -\n- - -\n- - -\n",
+        "nurikabe 4 4\n- - - -\n- 11 - -\n- - - -\n- - - -\n",
+        "nurikabe 4 5\n- - - - -\n- 8 - 6 -\n- - - - -\n- - - - -\n")
+
+
+@pytest.mark.parametrize("text", THIN)
+def test_thin_seas_are_counted_like_brute_force(text):
+    instance = nurikabe.parse(text)
+    assert models.layout(instance).sea_layered
+    expected = nurikabe.brute(instance, Limits(count=True)).count
+    assert expected >= 1
+    for backend in BACKENDS:
+        result = run(instance, backend, Limits(timeout=60, count=True))
+        assert result.count == expected and result.verified, backend

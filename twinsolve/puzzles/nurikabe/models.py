@@ -31,12 +31,14 @@ or beside another clue cell, whose island it would join).
 Back-ends.
 - `cpsat`: the model above, `linearization_level=0` unless set (`_CPSAT_PARAMETERS`);
   the sea connected by `graph_constraints.connected` (option `connectivity` =
-  height, flow, distance or layers, or `lazy`: its separator cuts instead);
+  height, flow or distance; layers, which with every clue numbered are
+  `sea_layers`, as deep as the sea is large; or `lazy`: its separator cuts instead);
   cuts, where needed, each take a fresh CP-SAT run on the grown model
   (`rounds`, `cuts` in the stats). Without the option: height, each call
   bounded by `HEIGHT_BUDGET` of CP-SAT's deterministic time (the same on every
   machine), then, if that bound stops it, lazy cuts from scratch
-  (`lazy_cuts.cpsat_fallback`): each proves large puzzles the other cannot.
+  (`lazy_cuts.cpsat_fallback`): each proves large puzzles the other cannot;
+  but a thin sea (`Layout.sea_layered`, the giant-island puzzles) by layers.
 - `sat`: CNF through PySAT; exactly-one and the island sizes by cardinality
   encodings (and the sea's size too when it is at most a third of the grid);
   the sea's connectivity by lazy cuts in one incremental solver
@@ -351,7 +353,13 @@ def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT, islands: bool 
         model.add_bool_or(clause)
     if lay.sea_size is not None:  # implied by the sizes: helps the LP relaxation
         model.add(sum(shaded) == lay.sea_size)
-    if method != "lazy":  # lazy: the caller adds cuts
+    if method == "layers" and lay.sea_size is not None:
+        # The sea has exactly `sea_size` cells: layers that deep suffice, not the grid's.
+        for clause in sea_layers(shaded, lay.nbrs, max(lay.sea_size - 1, 0),
+                                 lambda *key: model.new_bool_var(f"sea{key}"),
+                                 lambda lit: lit.negated()):
+            model.add_bool_or(clause)
+    elif method != "lazy":  # lazy: the caller adds cuts
         graph_constraints.connected(model, shaded, lay.nbrs, lay.sea_root, method, "sea")
     return model, shaded, lay
 
@@ -368,8 +376,9 @@ def check_cpsat_options(limits: Limits) -> None:
 
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """CP-SAT with lazy island cuts; `unique` / `count` by forbid-and-re-solve. Without
-    a `connectivity` option (nor a `max_deterministic_time` of its own), the sea by
-    height constraints first and, when `HEIGHT_BUDGET` stops a call, by lazy cuts."""
+    a `connectivity` option (nor a `max_deterministic_time` of its own), a thin sea by
+    BFS layers, any other by height constraints first and, when `HEIGHT_BUDGET` stops a
+    call, by lazy cuts."""
     chosen = "connectivity" in limits.options or "max_deterministic_time" in limits.options
     method, limits = lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)
     limits = limits.with_(options={**_CPSAT_PARAMETERS, **limits.options})
@@ -380,8 +389,11 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
         model, shaded, _ = build_cpsat(instance, how, lay=lay)
         return model, shaded, _cuts(lay, how == "lazy")
 
-    if chosen:
-        model, shaded, violated = built(method)
+    if chosen or lay.sea_layered:
+        # A thin sea (`Layout.sea_layered`): BFS layers as deep as the sea is large
+        # (1030_32x32, a 994 and a 20 with 10 sea cells: unique in about 25 s, which
+        # height and lazy cuts do not prove in 120 s).
+        model, shaded, violated = built(method if chosen else "layers")
         watch.built()
         tally, effort = lazy_cuts.cpsat_loop(model, shaded, violated, limits, deadline)
     else:
