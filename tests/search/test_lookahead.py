@@ -1,17 +1,19 @@
-"""The lookahead's order of trials (`search.lookahead.Lookahead`): the variables tried
-longest ago first, ties to the one whose root probes reached furthest."""
+"""The lookahead's order of trials and its bounds (`search.lookahead.Lookahead`): the
+variables tried longest ago first, ties to the one whose root probes reached furthest;
+`patience` trials in a row that remove nothing at most.
+
+The store of every test: x2 = 0 narrows x0 and x1 (its probes reach furthest); x0 = 1
+with x1 fixed either way is a contradiction that only probing one level deeper finds.
+"""
 
 from __future__ import annotations
 
 from twinsolve.search.lookahead import Lookahead
-from twinsolve.search.propagate import IS_FALSE, Contradiction, Propagator, Store
+from twinsolve.search.propagate import IS_FALSE, UNDECIDED, Contradiction, Propagator, Store
 
 
-def test_trials_go_furthest_reach_first_then_untried_before_retried():
-    """x2 = 0 narrows x0 and x1 (its probes reach furthest), so the first pass starts
-    with x2; x0 = 1 with x1 fixed either way is a contradiction that only probing one
-    level deeper finds, so x0 = 1 falls and a second pass starts, with x1 (never tried)
-    before x2 (tried in the first pass)."""
+def probed() -> Propagator:
+    """The store above, at its root's probing fixpoint (nothing decided)."""
     store = Store.booleans(3)
     prop = Propagator(store)
 
@@ -24,13 +26,29 @@ def test_trials_go_furthest_reach_first_then_untried_before_retried():
 
     prop.add_rule(rules)
     prop.enable_probing(lambda s: [2, 0, 1] if s.value(2) is None else [0, 1])
-    assert prop.propagate() and store.dom == [3, 3, 3]
+    assert prop.propagate() and store.dom == [UNDECIDED] * 3
+    return prop
+
+
+def test_trials_go_furthest_reach_first_then_untried_before_retried():
+    """The first pass starts with x2, whose probes reach furthest; x0 = 1 falls, and the
+    second pass starts with x1 (never tried) before x2 (tried in the first pass)."""
+    prop = probed()
     tried: list[int | None] = []
     lookahead = Lookahead(prop, lambda s: [0, 1, 2], focus=tried.append)
-    assert lookahead.run() is True
-    assert store.dom[0] == IS_FALSE
+    assert lookahead.run() is True and prop.store.dom[0] == IS_FALSE
     trials = [var for var in tried if var is not None]
     # pass 1: x2 (both values hold), then x0 = 0 holds and x0 = 1 fails;
     # pass 2: x1 (never tried), then x2; x0 is fixed now
     assert trials == [2, 2, 0, 0, 1, 1, 2, 2]
     assert lookahead.trials == len(trials)
+
+
+def test_patience_bounds_the_trials_in_a_row_that_remove_nothing():
+    """x0 = 1 falls at the 4th trial; the second pass's 4 trials all hold."""
+    prop = probed()
+    stopped = Lookahead(prop, lambda s: [0, 1, 2], patience=3)  # 3 hold before x0 = 1
+    assert stopped.run() is None and stopped.trials == 3 and prop.store.dom[0] == UNDECIDED
+    prop = probed()
+    settled = Lookahead(prop, lambda s: [0, 1, 2], patience=4)
+    assert settled.run() is True and settled.trials == 8 and prop.store.dom[0] == IS_FALSE

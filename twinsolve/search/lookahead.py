@@ -11,8 +11,11 @@ a pass removes nothing. It is sound like the rules it runs: a count of
 solutions stays exact.
 
 It costs a probing fixpoint per trial, so a caller runs it at the root only,
-once plain propagation is stuck, and bounds it by `budget` trials (a number,
-not a time: the same store gives the same answer on every machine).
+once plain propagation is stuck, and bounds it by `budget` trials, and by
+`patience`: so many trials in a row that remove nothing (numbers, not times:
+the same store gives the same answer on every machine). Why patience: a
+lookahead that finds nothing for long seldom finds anything later, and its
+trials are the dearest work of a root.
 
 Order of the trials, within the budget: the variables tried longest ago first
 (never tried before all), so a pass that starts again after a removal begins
@@ -55,7 +58,8 @@ class Lookahead:
 
     `candidates(store)` gives the variables to try, read again at each pass;
     `order(store, var)` the values (default: the domain, ascending); `budget`
-    bounds the trials (None: no bound). `focus(var)` is told the variable of each
+    bounds the trials, `patience` the trials in a row that remove nothing (None:
+    no bound). `focus(var)` is told the variable of each
     trial before it and `focus(None)` after, so the caller may narrow its probing
     to the trial's neighbourhood meanwhile (cheaper trials, found the same way when
     contradictions are local). `trials` counts those made.
@@ -65,10 +69,12 @@ class Lookahead:
                  candidates: Callable[[Store], Iterable[int]],
                  order: Callable[[Store, int], Iterable[int]] | None = None,
                  budget: int | None = None,
-                 focus: Callable[[int | None], None] | None = None) -> None:
+                 focus: Callable[[int | None], None] | None = None,
+                 patience: int | None = None) -> None:
         self.prop, self.candidates, self.order, self.budget = prop, candidates, order, budget
-        self.focus = focus
+        self.focus, self.patience = focus, patience
         self.trials = 0
+        self.fruitful = 0  # the trials made up to the last one that removed a value
         self.last: dict[int, int] = {}  # variable -> the trial that last tried it
 
     def run(self) -> bool | None:
@@ -98,9 +104,12 @@ class Lookahead:
                     continue
                 if self.budget is not None and self.trials >= self.budget:
                     return _OUT_OF_BUDGET
+                if self.patience is not None and self.trials - self.fruitful >= self.patience:
+                    return _OUT_OF_BUDGET
                 self.last[var] = self.trials
                 self.trials += 1
                 if not self._holds(var, x):
+                    self.fruitful = self.trials
                     return var, x
         return None
 
@@ -115,15 +124,18 @@ class Lookahead:
 
     def _holds(self, var: int, x: int) -> bool:
         """Whether `var = x` propagates, probing included, without contradiction; the
-        store is left as it was."""
-        store = self.prop.store
+        store is left as it was, and so is the propagator's `impact` (the root's
+        probes, which a search branches on after the lookahead)."""
+        prop = self.prop
+        store, impact = prop.store, prop.impact
         mark = store.mark()
         if self.focus is not None:
             self.focus(var)
         try:
             store.assign(var, x)
-            return self.prop.propagate()
+            return prop.propagate()
         finally:
             store.undo(mark)
+            prop.impact = impact
             if self.focus is not None:
                 self.focus(None)
