@@ -111,6 +111,9 @@ class Islands:
             raise ValueError(f"unknown techniques {sorted(unknown)} (known: {TECHNIQUES})")
         self.grid = grid
         self.board = Bitboard(grid.rows, grid.cols)  # the rules' sets of cells as integers
+        # One Tarjan search's scratch lists for every island's cut cells (`needed_cells`):
+        # rules run one at a time.
+        self.lowlink = LowLink(grid.neighbours)
         self.clues = [(cell, number) for cell, number in clues]
         self.land, self.sea = land, land ^ UNDECIDED
         self.techniques = frozenset(techniques)
@@ -249,13 +252,14 @@ class _Island:
     """The bounds, `reach` and `cuts` of the island of clue `k`; module docstring."""
 
     __slots__ = ("n", "k", "bit", "cell", "number", "area", "nbrs", "board", "land", "sea",
-                 "reach", "cuts", "cache")
+                 "reach", "cuts", "cache", "lowlink")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int | None) -> None:
         self.n = islands.grid.size
         self.k, self.bit, self.cell, self.number = k, 2 << k, cell, number
         self.area = islands.areas[k]
         self.nbrs, self.board = islands.grid.neighbours, islands.board
+        self.lowlink = islands.lowlink
         self.land, self.sea = islands.land, islands.sea
         self.reach = "reach" in islands.techniques
         self.cuts = "cuts" in islands.techniques
@@ -341,7 +345,7 @@ class _Island:
         key = (region.reach, tuple(region.owned))
         needed = self.cache.get(key)
         if needed is None:
-            needed = needed_cells(self.nbrs, region.cells, self.number, region.owned)
+            needed = needed_cells(self.lowlink, region.cells, self.number, region.owned)
             if len(self.cache) >= _CACHE:
                 self.cache.clear()
             self.cache[key] = needed
@@ -410,29 +414,31 @@ def survey(dom: Sequence[int], n: int, land: int, bit: int, part: list[int],
     return _Region(part, reach, values_of(owned) if owned else [], labelled)
 
 
-def needed_cells(nbrs: Sequence[Sequence[int]], cells: list[int], number: int | None,
+def needed_cells(lowlink: LowLink, cells: list[int], number: int | None,
                  owned: Sequence[int]) -> list[int]:
     """The cells of a region (`cells`, the clue first) an island of `number` cells (None:
     any) in it cannot do without: those whose loss leaves fewer than `number` cells on
     the clue's side, or cuts an `owned` cell off from it. Contradiction when the region
-    is too small."""
+    is too small. `lowlink` searches the whole grid's graph, the cells outside the
+    region blocked (cheaper than a graph of the region's own, built per call)."""
     total = len(cells)
     if number is not None and total < number:
         raise Contradiction  # even every cell it reaches is too few
     if number == total:
         return cells
-    local = {v: j for j, v in enumerate(cells)}
-    lowlink = LowLink([tuple(local[w] for w in nbrs[v] if w in local) for v in cells])
+    state = [0] * len(lowlink.neighbours)  # 0: outside, 1: the region, 2: owned
+    for v in cells:
+        state[v] = 1
     needed = set()
+    root = cells[0]
     if number is not None:
-        for j in lowlink.run([1] * total, 0, blocked=0, marked=1):
-            if total - 1 - lowlink.cut_off(j) < number:
-                needed.add(cells[j])
+        for v in lowlink.run(state, root, blocked=0, marked=1):
+            if total - 1 - lowlink.cut_off(v) < number:
+                needed.add(v)
     if owned:
-        state = [1] * total
         for v in owned:
-            state[local[v]] = 2
-        needed.update(cells[j] for j in lowlink.run(state, 0, blocked=0, marked=2))
+            state[v] = 2
+        needed.update(lowlink.run(state, root, blocked=0, marked=2))
     return sorted(needed)
 
 
