@@ -87,7 +87,7 @@ class RegionConnected:
     puzzle's easier levels); `nonempty=False` allows a region of no cells.
     """
 
-    __slots__ = ("lowlink", "size", "member", "blocked", "cuts", "nonempty")
+    __slots__ = ("lowlink", "size", "member", "blocked", "cuts", "nonempty", "seen")
 
     def __init__(self, grid: Grid, member: int = IS_TRUE, *, cuts: bool = True,
                  nonempty: bool = True) -> None:
@@ -96,15 +96,20 @@ class RegionConnected:
         self.member, self.blocked = member, _other(member)
         self.cuts = cuts
         self.nonempty = nonempty
+        self.seen: tuple[bytes, int] | None = None  # the cells after the last run (`_same`)
 
     def __call__(self, store: Store) -> None:
         dom = store.dom
         size, member, blocked = self.size, self.member, self.blocked
+        cells = bytes(dom[:size])
+        if self._same(cells):
+            return
         try:
             root = dom.index(member, 0, size)
         except ValueError:  # no member yet: only a region that must exist and cannot fails
             if self.nonempty and UNDECIDED not in dom[:size]:
                 raise Contradiction from None
+            self.seen = (cells, int.from_bytes(cells, "little"))
             return
         lowlink = self.lowlink
         cuts = lowlink.run(dom, root, blocked, member)
@@ -112,11 +117,37 @@ class RegionConnected:
         for i in range(size):
             if dom[i] != blocked and disc[i] < start:
                 store.restrict(i, blocked)  # Contradiction if i is a member: walled off
-        if not self.cuts:
-            return
-        for i in cuts:  # each cuts a member cell off from the member root
-            if dom[i] == UNDECIDED:
-                store.restrict(i, member)
+        if self.cuts:
+            for i in cuts:  # each cuts a member cell off from the member root
+                if dom[i] == UNDECIDED:
+                    store.restrict(i, member)
+        cells = bytes(dom[:size])
+        self.seen = (cells, int.from_bytes(cells, "little"))
+
+    def _same(self, cells: bytes) -> bool:
+        """Whether a run would find nothing: the cells are those after the last run (a
+        fixpoint of this rule) but for new members each beside a member of then.
+
+        Why that suffices: the graph of unblocked cells is the same, so is what the
+        root reaches; and a cell whose loss cut a new member x off from the root would
+        cut off its old member neighbour too, so the last run forced it already. The
+        changed cells are the non-zero bytes of one XOR of the two states as integers
+        (a cell's domain mask is one byte), so the check costs a few operations per
+        changed cell, not a pass over the grid."""
+        if self.seen is None:
+            return False
+        before, packed = self.seen
+        changed = int.from_bytes(cells, "little") ^ packed
+        member = self.member
+        nbrs = self.lowlink.neighbours
+        while changed:
+            i = ((changed & -changed).bit_length() - 1) >> 3
+            changed &= ~(0xFF << (i << 3))
+            if cells[i] != member or before[i] != UNDECIDED:
+                return False
+            if not any(before[w] == member for w in nbrs[i]):
+                return False
+        return True
 
 
 class ReachesBorder:
