@@ -15,6 +15,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from twinsolve.search.grid import Grid
 from twinsolve.search.propagate import (
@@ -23,6 +25,7 @@ from twinsolve.search.propagate import (
     IS_TRUE,
     TRUE,
     UNDECIDED,
+    Contradiction,
     Propagator,
     Store,
     search,
@@ -159,3 +162,39 @@ def test_blocks_and_bad_members():
     assert blocks(Grid(1, 5)) == []
     with pytest.raises(ValueError):
         RegionConnected(Grid(2, 2), UNDECIDED)
+
+
+def _outcome(rule, store):
+    """The cells after one run of `rule` on `store`, or None on a contradiction."""
+    try:
+        rule(store)
+    except Contradiction:
+        return None
+    return list(store.dom)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 19), st.sampled_from([IS_TRUE, IS_FALSE]),
+                          st.booleans()), max_size=25))
+def test_region_connected_run_after_run_finds_what_a_fresh_one_finds(steps):
+    """`RegionConnected` remembers the cells after its last run and skips a run that
+    could find nothing; along random assignments and undos on one store it must find
+    what a fresh rule finds on the same cells."""
+    grid = Grid(4, 5)
+    kept = RegionConnected(grid, IS_TRUE)
+    store = Store.booleans(grid.size)
+    marks = []
+    for cell, value, back in steps:
+        if back and marks:
+            store.undo(marks.pop())
+        if store.dom[cell] != UNDECIDED:
+            continue
+        marks.append(store.mark())
+        store.restrict(cell, value)
+        fresh = Store.booleans(grid.size)
+        fresh.dom[:] = store.dom
+        expected = _outcome(RegionConnected(grid, IS_TRUE), fresh)
+        got = _outcome(kept, store)
+        assert got == expected
+        if got is None:
+            store.undo(marks.pop())

@@ -41,7 +41,10 @@ the border node) over the unblocked cells, counting member cells per DFS
 subtree: a cut vertex separates member cells exactly when it cuts a member
 cell off from the root, because the root is on the other side. Both cost
 O(cells) a run, so a puzzle registers them after its local rules (a higher
-`priority`, `region_rules` does), watching every cell.
+`priority`, `region_rules` does), watching every cell. `RegionConnected`
+keeps the cells its last run left and skips a run whose only news is members
+beside members of then (`RegionConnected._same`): a probe that shades a cell
+beside the sea, the commonest event, costs it no search.
 
 `hole_free_region(grid)` gives all of them for one region and its
 complement: the region connected, its complement reaching the border, no
