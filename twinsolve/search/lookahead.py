@@ -20,7 +20,7 @@ trials are the dearest work of a root.
 Order of the trials, within the budget: the variables tried longest ago first
 (never tried before all), so a pass that starts again after a removal begins
 with those the last pass did not reach; ties go to the variable whose probing
-trials at the root reached furthest (`Propagator.impact`, the product over
+trials at the root reached furthest (`Propagator.reach`, the product over
 its values of one plus the narrowings; probing off: the candidates' order).
 Why: a trial that reaches far is the likeliest to fail one level deeper. On
 the janko.at Nurikabe corpus this cut the trials to a settled root by half
@@ -116,9 +116,7 @@ class Lookahead:
     def _ordered(self, candidates: list[int]) -> list[int]:
         """The candidates tried longest ago first, ties by the reach of their probing
         trials at the root, largest first (module docstring); a stable sort."""
-        reach: dict[int, int] = {}
-        for (var, _), count in self.prop.impact.items():
-            reach[var] = reach.get(var, 1) * (count + 1)
+        reach = self.prop.reach()
         last = self.last
         return sorted(candidates, key=lambda var: (last.get(var, -1), -reach.get(var, 0)))
 

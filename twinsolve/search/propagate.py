@@ -445,12 +445,18 @@ class Propagator:
         that must be exhausted, as for uniqueness, stays small). None when that pass
         tried no unfixed variable; ties to the first tried."""
         dom = self.store.dom
+        scores = {var: score for var, score in self.reach().items()
+                  if dom[var] & (dom[var] - 1)}
+        return max(scores, key=scores.__getitem__, default=None)
+
+    def reach(self) -> dict[int, int]:
+        """How far each variable's trials of the last probing pass reached: the product
+        over its values tried of one plus the narrowings (`impact`), in the order
+        tried."""
         scores: dict[int, int] = {}
         for (var, _), count in self.impact.items():
-            m = dom[var]
-            if m & (m - 1):
-                scores[var] = scores.get(var, 1) * (count + 1)
-        return max(scores, key=scores.__getitem__, default=None)
+            scores[var] = scores.get(var, 1) * (count + 1)
+        return scores
 
     def _holds(self, var: int, x: int, fixed: set[tuple[int, int]],
                impact: dict[tuple[int, int], int]) -> bool:
