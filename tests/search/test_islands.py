@@ -183,6 +183,15 @@ def test_the_sea_size_decides_the_last_cells():
     assert settled(3, 3, clues, (), [(4, SEA)]) == [".#.", "##.", "..."]
 
 
+def test_a_thin_sea_reaches_only_so_far_from_a_sea_cell():
+    # A 12 on a 4x4 grid leaves 4 sea cells, connected: with the bottom right one sea,
+    # every sea cell is within 3 steps of it, so the cells farther are land (`reach`; no
+    # other rule sees it, the island reaching everywhere).
+    clues, fixed = [(0, 12)], [(15, SEA)]
+    assert settled(4, 4, clues, (), fixed) == [".???", "????", "????", "???#"]
+    assert settled(4, 4, clues, ("reach",), fixed) == ["...?", "..??", ".???", "???#"]
+
+
 def test_the_cells_beside_every_completion_of_an_island_are_sea():
     # A 2 in a corner grows right or down; the cell beside both completions is sea, which
     # only listing the completions finds (the 3 opposite could reach it).

@@ -6,7 +6,8 @@ solver (`hand.py`) may use, each level adding to the one before:
 - easy: the island bounds (complete islands walled in, cells between two
   islands or overfilling one shaded, pools, the sea connected and its size:
   the cells the numbers leave), `reach`
-  (cells no island can reach are shaded) and `cuts` (articulation forcing:
+  (cells no island can reach are shaded; in a thin sea, cells too far from
+  the sea are unshaded) and `cuts` (articulation forcing:
   a cell an island cannot grow to its size without is unshaded, one the sea
   cannot stay connected without is shaded);
 - medium: + `shapes` (every way to complete an island, when there are few:

@@ -22,7 +22,9 @@ its `Propagator`, cheapest first:
   the sea's size, when every clue has a number (with that many shaded cells
   the rest is unshaded, with that many shaded and undecided all are shaded);
 - `reach`: cells no island can reach within the cells it still needs are
-  shaded (land no island reaches is a contradiction);
+  shaded (land no island reaches is a contradiction); in a thin sea (a third
+  of the grid at most), cells too far from a shaded cell for a sea of its
+  size are unshaded;
 - `cuts`: articulation forcing, for the sea (an undecided cell whose loss
   would split the shaded cells is shaded)
   and for each island (an undecided cell without which it cannot reach its
