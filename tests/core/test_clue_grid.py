@@ -1,6 +1,6 @@
 """The clue-grid format and answer keys shared by grid puzzles (`core.clue_grid`), on a toy
 puzzle of its own: one-line errors at their line and column, round trips, answer keys,
-and the brute-force bitboard's flood against the checkers' breadth-first flood."""
+and the brute-force bitboard's flood (bounded in steps too) against a breadth-first flood."""
 
 from __future__ import annotations
 
@@ -104,6 +104,18 @@ def test_the_bitboard_flood_is_the_breadth_first_flood():
         flooded = board.flood(1 << start[0] * cols + start[1], region)
         assert {divmod(bit, cols) for bit in range(rows * cols) if flooded >> bit & 1} == \
             reachable([start], allowed)
+        # With a bound on the steps: the cells within that many, breadth first.
+        distance, frontier = {start: 0}, [start]
+        for r, c in frontier:
+            for cell in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if (0 <= cell[0] < rows and 0 <= cell[1] < cols and allowed[cell[0]][cell[1]]
+                        and cell not in distance):
+                    distance[cell] = distance[(r, c)] + 1
+                    frontier.append(cell)
+        steps = chance.randint(0, 4)
+        near = board.flood(1 << start[0] * cols + start[1], region, steps)
+        assert {divmod(bit, cols) for bit in range(rows * cols) if near >> bit & 1} == \
+            {cell for cell, d in distance.items() if d <= steps}
 
 
 def _bitboard_agrees(rows: int, cols: int, chance: random.Random) -> None:

@@ -337,14 +337,18 @@ class Bitboard:
         return (((cells << 1) & self.not_first_col) | ((cells >> 1) & self.not_last_col)
                 | ((cells << cols) & self.full) | (cells >> cols)) & ~cells
 
-    def flood(self, seed: int, region: int) -> int:
-        """The cells of `region` connected to `seed` within it."""
+    def flood(self, seed: int, region: int, steps: int | None = None) -> int:
+        """The cells of `region` connected to `seed` within it (within `steps` steps of
+        it when given)."""
         reach = seed & region
-        while True:
+        while steps is None or steps > 0:
             grown = (reach | self.around(reach)) & region
             if grown == reach:
-                return reach
+                break
             reach = grown
+            if steps is not None:
+                steps -= 1
+        return reach
 
     def blocks(self, cells: int) -> int:
         """The top-left cells of the 2x2 blocks wholly in `cells`."""

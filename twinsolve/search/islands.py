@@ -228,12 +228,7 @@ class _SeaReach:
         for i, m in enumerate(cells):
             if m != land:
                 open_ |= 1 << i
-        reach = 1 << first
-        for _ in range(self.size - 1):  # breadth first, a whole frontier per step
-            grown = (reach | self.board.around(reach)) & open_
-            if grown == reach:
-                break
-            reach = grown
+        reach = self.board.flood(1 << first, open_, self.size - 1)
         for i in values_of(open_ & ~reach):
             store.restrict(i, land)  # Contradiction for a sea cell
 
