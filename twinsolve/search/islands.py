@@ -83,7 +83,8 @@ from .grid import Grid, LowLink
 from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Store, values_of
 from .regions import NoUniformBlock, RegionConnected, blocks
 
-__all__ = ["Islands", "TECHNIQUES", "SHAPE_NODES", "SHAPE_LEAVES", "SHAPE_ROOM", "SEA_LABEL"]
+__all__ = ["Islands", "TECHNIQUES", "SHAPE_NODES", "SHAPE_LEAVES", "SHAPE_ROOM", "SEA_LABEL",
+           "thin_sea"]
 
 # The deduction techniques, beyond the link and island bounds (always on).
 TECHNIQUES = ("reach", "cuts", "shapes")
@@ -173,7 +174,7 @@ class Islands:
         if all(number is not None for _, number in self.clues):
             size = n - sum(number for _, number in self.clues)
             rules.append((_SeaSize(n, size, self.sea), list(range(n)), _GLOBAL))
-            if "reach" in techniques and 1 <= size and 3 * size <= n:
+            if "reach" in techniques and 1 <= size and thin_sea(size, n):
                 rules.append((_SeaReach(n, size, self.sea, self.board), list(range(n)),
                               _GLOBAL))
         return rules
@@ -199,6 +200,14 @@ class _SeaSize:
             for i, m in enumerate(cells):
                 if m == UNDECIDED:
                     store.restrict(i, value)
+
+
+def thin_sea(size: int, cells: int) -> bool:
+    """Whether a sea of `size` cells in a grid of `cells` is thin: a third of the grid at
+    most (the giant-island puzzles; a usual sea is about half the grid). Where the
+    sea's reach applies here, and where the encodings state the sea's size and connect
+    it by layers."""
+    return 3 * size <= cells
 
 
 class _SeaReach:

@@ -76,6 +76,7 @@ from ...models import cpsat_common, graph_constraints, lazy_cuts, sat_common
 from ...models.export import CnfExport
 from ...search.graph import components
 from ...search.grid import Grid
+from ...search.islands import thin_sea
 from .rules import Instance, clue_cells, solution_from_shaded
 
 __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
@@ -132,11 +133,11 @@ class Layout:
 
     @property
     def sea_layered(self) -> bool:
-        """Whether the sea is small enough for BFS layers (`sea_layers`) in SAT: a third
-        of the grid at most (the giant-island puzzles, whose thin sea lazy cuts would
+        """Whether the sea is small enough for BFS layers (`sea_layers`): thin
+        (`search.islands.thin_sea`, the giant-island puzzles, whose sea lazy cuts would
         take hundreds of rounds; a usual sea is half the grid, and its cuts are few)."""
         size = self.sea_size
-        return (size is not None and 1 <= size and 3 * size <= self.cells
+        return (size is not None and 1 <= size and thin_sea(size, self.cells)
                 and size * self.cells <= LAYER_BUDGET)
 
     @property
@@ -448,7 +449,7 @@ def build_sat(instance: Instance, complete: bool = False
     for block in _blocks(lay):
         enc.add([-shaded[v] for v in block])
     enc.clauses += _sea_implied(lay, shaded, lambda lit: -lit)
-    if lay.sea_size is not None and 3 * lay.sea_size <= lay.cells:
+    if lay.sea_size is not None and thin_sea(lay.sea_size, lay.cells):
         # A giant-island puzzle (a thin sea): its size as a cardinality, which the
         # islands' sizes imply only through every cell's label (1030_32x32: unique in
         # 4 s with it, not in 120 s without).
