@@ -2,9 +2,10 @@
 
 - Tiny problems: probing fixes a value the rules alone leave open; it finds a
   contradiction the rules alone miss; it leaves the store as it found it
-  when every trial holds; `candidates` and `order` choose what is tried.
+  when every trial holds; `candidates` and `order` choose what is tried;
+  `probe_passes` stops probing before its fixpoint.
 - Random small constraint problems (hypothesis) against brute force: with
-  probing the search counts exactly the brute-force solutions, probing never
+  probing (to a fixpoint or one pass) the search counts exactly the brute-force solutions, probing never
   removes a value some solution uses, and after `propagate()` every value
   left on a candidate propagates without failing (a probing fixpoint).
 - Limits: a deadline stops propagation (root or mid-trial) with
@@ -109,6 +110,32 @@ def test_probing_runs_again_only_after_a_change():
     assert prop.propagate() and prop.probes == 10  # the two unfixed variables, again
 
 
+def test_probe_passes_bound_the_passes():
+    """Pass 1 finds B = 1 fails and removes it; only then does A = 1 fail (it needs B = 0),
+    which a second pass finds and one pass does not."""
+    def build_two(passes):
+        prop = Propagator(Store.booleans(2))
+
+        def b_one_fails(store: Store) -> None:
+            if store.value(B) == 1:
+                raise Contradiction
+
+        def not_a_one_with_b_zero(store: Store) -> None:
+            if store.value(A) == 1 and store.value(B) == 0:
+                raise Contradiction
+        prop.add_rule(b_one_fails, (B,))
+        prop.add_rule(not_a_one_with_b_zero, (A, B))
+        prop.enable_probing(candidates=lambda store: [A, B])
+        prop.probe_passes = passes
+        return prop
+
+    fixpoint, one = build_two(None), build_two(1)
+    assert fixpoint.propagate() and one.propagate()
+    assert fixpoint.store.assignment() == (0, 0)
+    assert one.store.assignment() == (None, 0)
+    assert (fixpoint.probes, one.probes) == (6, 4)  # both: A, B (B = 1 fails); then A again
+
+
 # ---------------------------------------------------------------- against brute force
 
 
@@ -152,6 +179,9 @@ def test_probing_is_sound_and_reaches_a_probing_fixpoint(problem):
     assert sorted(probed.solutions) == solutions and probed.exhausted
     plain = search(build(domains, forbidden, False), max_solutions=None)
     assert plain.count == probed.count
+    one_pass = build(domains, forbidden, True)
+    one_pass.probe_passes = 1
+    assert sorted(search(one_pass, max_solutions=None).solutions) == solutions
 
     prop = build(domains, forbidden, True)
     if not prop.propagate():

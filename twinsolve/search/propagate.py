@@ -25,8 +25,11 @@ Probing (`enable_probing`, off by default): at a fixpoint, each candidate
 variable's values are tried in turn, each propagated on the trail and
 undone; a value whose propagation fails is removed and its consequences
 propagated at once (failed-literal detection). Passes repeat until none
-fails, so `propagate()` leaves a fixpoint of the rules and the probing.
-Probing is sound: counts of solutions stay exact. Trials are counted in
+fails, so `propagate()` leaves a fixpoint of the rules and the probing;
+`probe_passes` may bound them instead (a search's nodes: the pass that would
+confirm the fixpoint mostly finds nothing, and the children's first passes
+find what it would). Probing is sound, however many passes: counts of
+solutions stay exact. Trials are counted in
 `probes`, not as search nodes. The last pass's trials, with how far each
 reached (`impact`), give a search its branching variable (`most_impact`).
 
@@ -274,6 +277,8 @@ class Propagator:
 
     `runs` counts rule executions (a "propagations" statistic), `probes` the
     values tried by probing. `deadline` (None: none) is polled while rules run.
+    `probe_passes` bounds the probing passes of one `propagate()` (None: until a
+    pass removes nothing).
     """
 
     def __init__(self, store: Store, *, deadline: Expiring | None = None) -> None:
@@ -281,6 +286,7 @@ class Propagator:
         self.runs = 0
         self.deadline = deadline
         self.probes = 0
+        self.probe_passes: int | None = None
         # (variable, value) -> how many narrowings its trial made, in the last probing
         # pass (`most_impact`)
         self.impact: dict[tuple[int, int], int] = {}
@@ -414,12 +420,15 @@ class Propagator:
         self.store.changed.clear()
 
     def _probe(self) -> None:
-        """Probing passes from a fixpoint until none removes a value; see `enable_probing`."""
+        """Probing passes from a fixpoint until none removes a value, or `probe_passes`
+        of them; see `enable_probing`."""
         assert self._probing is not None
         store = self.store
         candidates, order = self._probing
-        failed = True
-        while failed:
+        failed, left = True, self.probe_passes
+        while failed and left != 0:
+            if left is not None:
+                left -= 1
             failed = False
             self.impact = impact = {}
             # Literals that a trial since the last change fixed without a contradiction

@@ -41,6 +41,13 @@ its `Propagator`, cheapest first:
   `LOOKAHEAD_TRIALS` trials, and `LOOKAHEAD_PATIENCE` in a row that remove
   nothing (numbers, so every machine gives the same answer).
 
+At the search's nodes probing makes one pass (`NODE_PROBE_PASSES`), the root
+and the lookahead's trials to a fixpoint: the pass that would confirm a
+node's fixpoint mostly finds nothing, and both children's first passes find
+what it would have. On the janko.at puzzles that branch, 1063_10x10 went from
+2.5 s to 1.5 s and 975_10x10 from 3.5 s to 2.6 s; no puzzle got slower by more
+than the noise.
+
 The root is settled first (`NurikabeModel.settle`: propagation, then the
 lookahead); when it decides every cell the solution is the only one and no
 search runs. Branching, shaded first: the cell whose two probing trials at
@@ -93,6 +100,7 @@ LOOKAHEAD_TRIALS = 100  # trials of the lookahead at the root, at most
 # settles nothing, spent a second each on the rest of the 100.
 LOOKAHEAD_PATIENCE = 50
 FOCUS = 3  # a lookahead trial probes the cells within this many steps of its cell
+NODE_PROBE_PASSES = 1  # probing passes at a search node (the root: to a fixpoint)
 
 
 class NurikabeModel:
@@ -233,6 +241,12 @@ def solve(instance: Instance, limits: Limits) -> Result:
     deadline = limits.deadline()
     model = build(instance, limits.flag("probe", True))
     watch.built()
+
+    def settle() -> bool:
+        settled = model.settle()
+        model.prop.probe_passes = NODE_PROBE_PASSES  # the search's nodes, from now on
+        return settled
+
     return solve_by_search(model, limits, deadline, watch, order=shaded_first,
                            probes=(lambda: model.prop.probes) if model.probe else None,
-                           settle=model.settle, decided=model.decided)
+                           settle=settle, decided=model.decided)
