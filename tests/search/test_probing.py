@@ -5,8 +5,9 @@
   when every trial holds; `candidates` and `order` choose what is tried;
   `probe_passes` stops probing before its fixpoint.
 - Random small constraint problems (hypothesis) against brute force: with
-  probing (to a fixpoint or one pass) the search counts exactly the brute-force solutions, probing never
-  removes a value some solution uses, and after `propagate()` every value
+  probing (to a fixpoint or one pass) the search counts exactly the
+  brute-force solutions, probing never removes a value some solution uses,
+  and after `propagate()` every value
   left on a candidate propagates without failing (a probing fixpoint).
 - Limits: a deadline stops propagation (root or mid-trial) with
   `LimitReached`, not a contradiction; `search` reports it as a stop, and
