@@ -7,8 +7,8 @@
 - Random small constraint problems (hypothesis) against brute force: with
   probing (to a fixpoint or one pass) the search counts exactly the
   brute-force solutions, probing never removes a value some solution uses,
-  and after `propagate()` every value
-  left on a candidate propagates without failing (a probing fixpoint).
+  and after `propagate()` every value left on a candidate propagates without
+  failing (a probing fixpoint).
 - Limits: a deadline stops propagation (root or mid-trial) with
   `LimitReached`, not a contradiction; `search` reports it as a stop, and
   a trial under way is undone, its value kept.
