@@ -34,7 +34,7 @@ the graph to the open cells inside it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from ..core.geometry import DELTAS, Direction
@@ -82,8 +82,9 @@ class LowLink:
 
     The table is any `neighbours[v]` sequence, so a caller may add virtual
     vertices (a border node joined to every edge cell). The DFS is iterative
-    (an explicit stack of vertices and iterators over their neighbours), so a 100x100
-    serpentine is no recursion problem. Scratch lists are kept between runs:
+    (the parent links are its stack, and a vertex left for a child keeps its
+    iterator over its neighbours), so a 100x100 serpentine is no recursion
+    problem. Scratch lists are kept between runs:
     a vertex counts as reached in a run when its discovery time is at least
     the run's `start`, so nothing is cleared per run (a propagation rule runs
     this at every search node).
@@ -96,8 +97,8 @@ class LowLink:
     ([5, 3, 2], False)
     """
 
-    __slots__ = ("neighbours", "disc", "low", "parent", "sub", "cut", "cut_run", "stamp",
-                 "start")
+    __slots__ = ("neighbours", "disc", "low", "parent", "sub", "cut", "cut_run", "rests",
+                 "stamp", "start")
 
     def __init__(self, neighbours: Sequence[Sequence[int]]) -> None:
         n = len(neighbours)
@@ -108,6 +109,7 @@ class LowLink:
         self.sub = [0] * n  # marked vertices in the DFS subtree
         self.cut = [0] * n  # marked vertices cut off from the root, valid where cut_run says
         self.cut_run = [-1] * n  # the `start` of the last run that found the vertex a cut
+        self.rests: list[Iterator[int] | None] = [None] * n  # a parked vertex's neighbours
         self.stamp = 0  # the next discovery time
         self.start = 0  # the first discovery time of the last run
 
@@ -120,32 +122,33 @@ class LowLink:
         vertices of its DFS subtree, and `cut_off(v)` those that lose every
         path to the root when v is removed.
         """
-        nbrs, disc, low, parent, sub, cut, cut_run = (
+        nbrs, disc, low, parent, sub, cut, cut_run, rests = (
             self.neighbours, self.disc, self.low, self.parent, self.sub, self.cut,
-            self.cut_run)
+            self.cut_run, self.rests)
         self.start = start = timer = self.stamp
         disc[root] = low[root] = timer
         timer += 1
         parent[root] = -1
         sub[root] = state[root] == marked
         cuts = []
-        # Each frame holds a vertex and the iterator over its neighbours, which resumes
-        # where it stopped when the search comes back from a child.
-        stack = [(root, iter(nbrs[root]))]
-        while stack:
-            v, rest = stack[-1]
-            lowest = low[v]
+        # The vertex on top of the search, its lowest number so far and the iterator over
+        # its neighbours, kept in locals; a vertex left for a child parks its iterator in
+        # `rests` (one list for every run: no frame built per vertex), and resumes it
+        # where it stopped when the search comes back.
+        v, lowest, rest = root, timer - 1, iter(nbrs[root])
+        while True:
             for w in rest:
                 if state[w] == blocked:
                     continue
                 dw = disc[w]
                 if dw < start:  # tree edge: descend, come back to v's next neighbour later
                     low[v] = lowest
+                    rests[v] = rest
                     parent[w] = v
-                    disc[w] = low[w] = timer
+                    disc[w] = lowest = timer
                     timer += 1
                     sub[w] = state[w] == marked
-                    stack.append((w, iter(nbrs[w])))
+                    v, rest = w, iter(nbrs[w])
                     break
                 # A back edge. The tree edge to v's parent passes this test too, harmlessly:
                 # low[v] <= disc[parent] still leaves low[v] >= disc[parent] decided right
@@ -154,22 +157,25 @@ class LowLink:
                     lowest = dw
             else:
                 low[v] = lowest
-                stack.pop()
                 u = parent[v]
-                if u >= 0:
-                    if lowest < low[u]:
-                        low[u] = lowest
-                    below = sub[v]
-                    sub[u] += below
-                    if below and lowest >= disc[u] and u != root:
-                        # v's subtree, holding marked vertices, hangs on u. Why `cut_run`:
-                        # resetting `cut` at each discovery would cost every vertex a write.
-                        if cut_run[u] == start:
-                            cut[u] += below
-                        else:
-                            cut_run[u] = start
-                            cut[u] = below
-                            cuts.append(u)
+                if u < 0:
+                    break  # back at the root: done
+                below = sub[v]
+                sub[u] += below
+                if below and lowest >= disc[u] and u != root:
+                    # v's subtree, holding marked vertices, hangs on u. Why `cut_run`:
+                    # resetting `cut` at each discovery would cost every vertex a write.
+                    if cut_run[u] == start:
+                        cut[u] += below
+                    else:
+                        cut_run[u] = start
+                        cut[u] = below
+                        cuts.append(u)
+                child_low = lowest
+                v, rest = u, rests[u]
+                lowest = low[u]
+                if child_low < lowest:
+                    lowest = child_low
         self.stamp = timer
         return cuts
 
