@@ -115,6 +115,11 @@ def report(table: Sequence[Runs], total: int) -> str:
                          f"without branching (target 95%); {over} solved in over 1 s, "
                          f"{len(runs.other)} not solved, slowest {slowest[0]} "
                          f"{slowest[1][0]:.3f} s (target: none over 1 s)")
+            slow = sorted(((seconds, key) for key, (seconds, _) in runs.solved.items()
+                           if seconds > 1.0), reverse=True)
+            if slow:
+                lines.append(f"{runs.spec} over 1 s: "
+                             + ", ".join(f"{key} {seconds:.2f} s" for seconds, key in slow))
     for peer in (runs for runs in table if runs.peer):
         for runs in (r for r in table if not r.peer):
             common = [k for k in runs.solved if k in peer.solved]
