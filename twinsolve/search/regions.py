@@ -112,7 +112,7 @@ class RegionConnected:
         except ValueError:  # no member yet: only a region that must exist and cannot fails
             if self.nonempty and UNDECIDED not in dom[:size]:
                 raise Contradiction from None
-            self.seen = (cells, int.from_bytes(cells, "little"))
+            self._keep(cells)
             return
         lowlink = self.lowlink
         cuts = lowlink.run(dom, root, blocked, member)
@@ -124,7 +124,10 @@ class RegionConnected:
             for i in cuts:  # each cuts a member cell off from the member root
                 if dom[i] == UNDECIDED:
                     store.restrict(i, member)
-        cells = bytes(dom[:size])
+        self._keep(bytes(dom[:size]))  # what the run left, its own narrowings included
+
+    def _keep(self, cells: bytes) -> None:
+        """Remember `cells` as the state after a run, and as one integer for `_same`."""
         self.seen = (cells, int.from_bytes(cells, "little"))
 
     def _same(self, cells: bytes) -> bool:
