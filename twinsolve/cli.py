@@ -599,7 +599,8 @@ def _describe(backend: str, result: Result) -> str:
     parts = [f"[bold]{backend}[/]: [bold]{result.status.value}[/]"]
     if result.objective is not None:
         parts.append(f"objective {result.objective}")
-    if result.unique is not None:
+    if result.unique is not None and result.status.has_solution:
+        # (no solution is "not unique" too, which the status has said already)
         parts.append("unique" if result.unique else "not unique")
     if result.count is not None:
         parts.append(f"{result.count} solution(s)")

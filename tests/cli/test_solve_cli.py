@@ -135,6 +135,16 @@ def test_solve_checks_expect_unique_when_asked(all_on, tmp_path, cli):
     assert json.loads(proc.stdout)["message"] == "unique=True, expected false"
 
 
+def test_an_unsat_answer_to_unique_says_unsat_not_also_not_unique(tmp_path, cli):
+    # Three 1s side by side are one island of three clues: no solution.
+    path = tmp_path / "none.txt"
+    path.write_text("nurikabe 1 3\n1 1 1\n")
+    proc = cli("solve", path, "--backend", "sat", "--unique", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    line = next(line for line in proc.stdout.splitlines() if line.startswith("sat:"))
+    assert line.startswith("sat: unsat  (") and "unique" not in line
+
+
 def test_an_answer_that_meets_the_metadata_passes(all_on, tmp_path, cli):
     path = all_on("# expect-objective: 5\n# expect-solutions: 1\n")
     proc = cli("solve", path.name, "--count", "--json", cwd=tmp_path)
