@@ -248,22 +248,17 @@ def count_solutions(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar
 def solve_and_count(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
                     limits: Limits, deadline: Deadline) -> SolutionCount:
     """Solve a feasibility model, then, when `limits` asks for uniqueness or a count,
-    forbid-and-re-solve up to `solutions_wanted`; `first` is the first solution's values.
-    An invalid model is a `RuntimeError` (a bug of the caller's, not of the input)."""
-    outcome = solve_model(model, decisions, limits, deadline)
+    forbid-and-re-solve up to `solutions_wanted` (`optimum_and_tally`, as one
+    `SolutionCount`); `first` is the first solution's values. An invalid model is a
+    `RuntimeError` (a bug of the caller's, not of the input)."""
+    outcome, tally, effort = optimum_and_tally(model, decisions, limits, deadline)
     if outcome.status is Status.ERROR:
         raise RuntimeError(outcome.message)
     if outcome.values is None:
-        return SolutionCount(0, outcome.status is Status.UNSAT, outcome.effort)
-    wanted = solutions_wanted(limits)
-    if wanted == 1:  # stopped at the one wanted: not a complete search
-        return SolutionCount(1, False, outcome.effort, outcome.values)
-    more = count_solutions(model, decisions, limits, deadline, known=outcome.values,
-                           stop_at=wanted)
-    effort = CpEffort()
-    effort.merge(outcome.effort)
-    effort.merge(more.effort)
-    return SolutionCount(more.found, more.complete, effort, outcome.values)
+        return SolutionCount(0, outcome.status is Status.UNSAT, effort)
+    if tally is None:  # stopped at the one wanted: not a complete search
+        return SolutionCount(1, False, effort, outcome.values)
+    return SolutionCount(tally.found, tally.complete, effort, outcome.values)
 
 
 class _Distinct(cp_model.CpSolverSolutionCallback):
@@ -353,14 +348,16 @@ def optimum_and_tally(model: cp_model.CpModel, decisions: Sequence[cp_model.IntV
                       limits: Limits, deadline: Deadline
                       ) -> tuple[CpOutcome, SolutionCount | None, CpEffort]:
     """Solve, then, when `limits` asks for uniqueness or a count, count the optimal
-    assignments of `decisions` by forbid-and-re-solve (to the end for `count`; a
-    second one settles `unique`). Returns the outcome, the tally (None when not asked
-    or not optimal) and the effort of every call."""
+    assignments of `decisions` (every solution's, without an objective) by
+    forbid-and-re-solve (to the end for `count`; a second one settles `unique`).
+    Returns the outcome, the tally (None when not asked, or when the optimum is not
+    proven) and the effort of every call."""
     outcome = solve_model(model, decisions, limits, deadline)
     effort, tally = CpEffort(), None
     effort.merge(outcome.effort)
-    if outcome.status is Status.OPTIMAL and (limits.unique or limits.count):
+    wanted = solutions_wanted(limits)
+    if outcome.status in (Status.OPTIMAL, Status.SOLVED) and wanted != 1:
         tally = count_solutions(model, decisions, limits, deadline, optimum=outcome.objective,
-                                known=outcome.values, stop_at=solutions_wanted(limits))
+                                known=outcome.values, stop_at=wanted)
         effort.merge(tally.effort)
     return outcome, tally, effort
