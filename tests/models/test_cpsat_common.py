@@ -67,3 +67,16 @@ def test_solve_and_count_of_an_infeasible_model_is_a_complete_empty_count():
     limits = Limits(timeout=30, unique=True)
     count = cpsat_common.solve_and_count(model, xs, limits, limits.deadline())
     assert (count.found, count.complete, count.first, count.unique) == (0, True, None, False)
+
+
+@pytest.mark.parametrize("budget,calls", [(0.0, 2), (10.0, 1)])
+def test_enumeration_past_its_budget_starts_again_with_the_fallback(budget, calls):
+    """No budget: the first run stops at once and the fallback (presolve on) counts
+    everything; an ample one: one run counts everything."""
+    model, xs = choose(4, 2)
+    limits = Limits(timeout=30, options={"cp_model_presolve": False})
+    count = cpsat_common.enumerate_with_fallback(model, xs, limits, limits.deadline(), None,
+                                                 budget, {"cp_model_presolve": True})
+    assert (count.found, count.complete) == (len(brute(4, 2)), True)
+    assert count.first in brute(4, 2)
+    assert count.effort.calls == calls

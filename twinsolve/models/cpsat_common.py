@@ -53,7 +53,8 @@ from ..system.interrupts import on_interrupt
 
 __all__ = ["optimum_and_tally", "CpEffort", "CpOutcome", "SolutionCount", "check_options",
            "configure",
-           "solve_model", "count_solutions", "solve_and_count", "enumerate_solutions"]
+           "solve_model", "count_solutions", "solve_and_count", "enumerate_solutions",
+           "enumerate_with_fallback"]
 
 # Option keys with a twinsolve name; every other key must be a SatParameters field.
 _ALIASES = {"workers": "num_workers", "seed": "random_seed"}
@@ -302,6 +303,32 @@ def enumerate_solutions(model: cp_model.CpModel, decisions: Sequence[cp_model.In
     stopped = stop_at is not None and len(found) >= stop_at
     complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not stopped
     return SolutionCount(len(found), complete, effort, found[0] if found else None)
+
+
+def enumerate_with_fallback(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
+                            limits: Limits, deadline: Deadline, stop_at: int | None,
+                            budget: float, fallback: dict[str, Any]) -> SolutionCount:
+    """`enumerate_solutions` within `budget` units of CP-SAT's deterministic time (the
+    same on every machine, so the answer never depends on the machine's speed); when
+    that bound, not the run's deadline, stops it short, once more from scratch with
+    the `fallback` parameters over `limits`' own. The effort of both is counted.
+
+    Why: a setting that is fastest on nearly every input can have a heavy tail (a
+    search that wanders where another setting's presolve sees through at once); the
+    budget caps what the tail costs."""
+    bounded = limits.with_(options={**limits.options, "max_deterministic_time": budget})
+    first = enumerate_solutions(model, decisions, bounded, deadline, stop_at)
+    short = not first.complete and (stop_at is None or first.found < stop_at)
+    if not short or deadline.expired():
+        return first
+    again = limits.with_(options={**limits.options, **fallback})
+    then = enumerate_solutions(model, decisions, again, deadline, stop_at)
+    effort = CpEffort()
+    effort.merge(first.effort)
+    effort.merge(then.effort)
+    # The deadline may stop the second run before it finds what the first had found.
+    best = then if then.complete or then.found >= first.found else first
+    return SolutionCount(best.found, best.complete, effort, best.first)
 
 
 def _twin(work: cp_model.CpModel, var: cp_model.IntVar) -> cp_model.IntVar:

@@ -29,7 +29,9 @@ Back-ends.
 - `cpsat`: by default (`connectivity=circuit`) the loop is CP-SAT's own circuit
   constraint over the grid's points, its arcs running clockwise round the
   inside cells, so each loop is one circuit (`_circuit_model`); CP-SAT's LP,
-  presolve and probing are off unless asked for (`_CIRCUIT_PARAMETERS`).
+  presolve and probing are off unless asked for (`_CIRCUIT_PARAMETERS`), for
+  `CIRCUIT_BUDGET` units of CP-SAT's deterministic time; a search that runs
+  past it (rare: a large empty region) starts again with presolve on.
   With `connectivity` = flow, height, distance or layers, the inside is a
   region as above, connected by the encoding library's constraint of that
   name (`graph_constraints.connected`), the outside rooted at the border.
@@ -95,6 +97,12 @@ _CPSAT_DEFAULT = "circuit"
 _CIRCUIT_PARAMETERS = {"linearization_level": 0, "cp_model_presolve": False,
                        "cp_model_probing_level": 0, "symmetry_level": 0,
                        "use_sat_inprocessing": False}
+# CP-SAT's deterministic time for the circuit model with those parameters before it starts
+# again with presolve on (`cpsat_common.enumerate_with_fallback`). The janko.at corpus
+# needs 0.11 at most (100_30x45; 0.002 at the median); a generated 10x10 with a large
+# empty corner (`generate slitherlink --difficulty hard`, seed 0) ran 13.7 units (20 s)
+# without an answer, and proves unique in 0.001 with presolve.
+CIRCUIT_BUDGET = 0.5
 
 
 # ---------------------------------------------------------------- the grid as graphs
@@ -300,6 +308,7 @@ def check_cpsat_options(limits: Limits) -> None:
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """CP-SAT; `unique` and `count` in the same enumeration (circuit) or by
     forbid-and-re-solve (region encodings)."""
+    chosen = {"max_deterministic_time", "cp_model_presolve"} & set(limits.options)
     method, limits = lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)
     if method == "circuit":
         limits = limits.with_(options={**_CIRCUIT_PARAMETERS, **limits.options})
@@ -309,7 +318,11 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     # Why two ways: the circuit model's auxiliaries are fixed by the answer, so one
     # enumeration meets each answer once; the region encodings' are not, so they
     # forbid-and-re-solve.
-    if method == "circuit":
+    if method == "circuit" and not chosen:  # presolve on after CIRCUIT_BUDGET
+        count = cpsat_common.enumerate_with_fallback(
+            built.model, built.decisions, limits, deadline, solutions_wanted(limits),
+            CIRCUIT_BUDGET, {"cp_model_presolve": True})
+    elif method == "circuit":
         count = cpsat_common.enumerate_solutions(built.model, built.decisions, limits,
                                                  deadline, stop_at=solutions_wanted(limits))
     else:
