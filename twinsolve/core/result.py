@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .limits import Limits
 
 __all__ = ["Status", "Stats", "Tally", "NO_SOLUTION", "UNSETTLED", "solutions_wanted",
-           "Result", "Stopwatch"]
+           "stopped_short", "Result", "Stopwatch"]
 
 
 class Status(str, enum.Enum):
@@ -135,6 +135,16 @@ def solutions_wanted(asked: Limits) -> int | None:
     True
     """
     return None if asked.count else (2 if asked.unique else 1)
+
+
+def stopped_short(found: int, complete: bool, wanted: int | None) -> bool:
+    """Whether a search that wanted `wanted` solutions (`solutions_wanted`) ended before
+    it could answer: not complete, with fewer found (a limit stopped it).
+
+    >>> stopped_short(1, False, 2), stopped_short(2, False, 2), stopped_short(1, True, 2)
+    (True, False, False)
+    """
+    return not complete and (wanted is None or found < wanted)
 
 
 @dataclass(frozen=True)

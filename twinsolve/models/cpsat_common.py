@@ -48,13 +48,13 @@ from ortools.sat.python import cp_model
 
 from ..core.errors import UsageError
 from ..core.limits import Deadline, Limits
-from ..core.result import Status, Tally, solutions_wanted
+from ..core.result import Status, Tally, solutions_wanted, stopped_short
 from ..system.interrupts import on_interrupt
 
 __all__ = ["optimum_and_tally", "CpEffort", "CpOutcome", "SolutionCount", "check_options",
            "configure",
            "solve_model", "count_solutions", "solve_and_count", "enumerate_solutions",
-           "enumerate_with_fallback"]
+           "enumerate_with_fallback", "within_budget"]
 
 # Option keys with a twinsolve name; every other key must be a SatParameters field.
 _ALIASES = {"workers": "num_workers", "seed": "random_seed"}
@@ -305,21 +305,29 @@ def enumerate_solutions(model: cp_model.CpModel, decisions: Sequence[cp_model.In
     return SolutionCount(len(found), complete, effort, found[0] if found else None)
 
 
+def within_budget(limits: Limits, budget: float) -> Limits:
+    """`limits` with each CP-SAT call bounded by `budget` units of deterministic time (the
+    same on every machine, so what the bound stops never depends on the machine's
+    speed)."""
+    return limits.with_(options={**limits.options, "max_deterministic_time": budget})
+
+
 def enumerate_with_fallback(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
                             limits: Limits, deadline: Deadline, stop_at: int | None,
-                            budget: float, fallback: dict[str, Any]) -> SolutionCount:
-    """`enumerate_solutions` within `budget` units of CP-SAT's deterministic time (the
-    same on every machine, so the answer never depends on the machine's speed); when
-    that bound, not the run's deadline, stops it short, once more from scratch with
-    the `fallback` parameters over `limits`' own. The effort of both is counted.
+                            budget: float | None, fallback: dict[str, Any]) -> SolutionCount:
+    """`enumerate_solutions` within `budget` units of CP-SAT's deterministic time
+    (`within_budget`; None: no bound, one run); when that bound, not the run's deadline,
+    stops it short, once more from scratch with the `fallback` parameters over
+    `limits`' own. The effort of both is counted.
 
     Why: a setting that is fastest on nearly every input can have a heavy tail (a
     search that wanders where another setting's presolve sees through at once); the
     budget caps what the tail costs."""
-    bounded = limits.with_(options={**limits.options, "max_deterministic_time": budget})
-    first = enumerate_solutions(model, decisions, bounded, deadline, stop_at)
-    short = not first.complete and (stop_at is None or first.found < stop_at)
-    if not short or deadline.expired():
+    if budget is None:
+        return enumerate_solutions(model, decisions, limits, deadline, stop_at)
+    first = enumerate_solutions(model, decisions, within_budget(limits, budget), deadline,
+                                stop_at)
+    if not stopped_short(first.found, first.complete, stop_at) or deadline.expired():
         return first
     again = limits.with_(options={**limits.options, **fallback})
     then = enumerate_solutions(model, decisions, again, deadline, stop_at)

@@ -48,7 +48,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ..core.limits import Deadline, Limits
-from ..core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
+from ..core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted, stopped_short
 from . import cpsat_common, graph_constraints, sat_common
 from .export import CnfExport
 
@@ -211,11 +211,10 @@ def cpsat_fallback(first: Callable[[], CutModel], second: Callable[[], CutModel]
     `cpsat_loop` again on `second()`'s model, from scratch, under `limits`. The effort
     and rounds of both are counted."""
     model, decisions, violated = first()
-    bounded = limits.with_(options={**limits.options, "max_deterministic_time": budget})
-    tally, effort = cpsat_loop(model, decisions, violated, bounded, deadline)
-    wanted = solutions_wanted(limits)
-    stopped = (not tally.complete and tally.status is Status.TIMEOUT
-               and (wanted is None or tally.found < wanted))
+    tally, effort = cpsat_loop(model, decisions, violated,
+                               cpsat_common.within_budget(limits, budget), deadline)
+    stopped = (tally.status is Status.TIMEOUT
+               and stopped_short(tally.found, tally.complete, solutions_wanted(limits)))
     if not stopped or deadline.expired():
         return tally, effort
     model, decisions, violated = second()

@@ -318,13 +318,10 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     # Why two ways: the circuit model's auxiliaries are fixed by the answer, so one
     # enumeration meets each answer once; the region encodings' are not, so they
     # forbid-and-re-solve.
-    if method == "circuit" and not chosen:  # presolve on after CIRCUIT_BUDGET
+    if method == "circuit":  # presolve on after CIRCUIT_BUDGET, unless the caller chose
         count = cpsat_common.enumerate_with_fallback(
             built.model, built.decisions, limits, deadline, solutions_wanted(limits),
-            CIRCUIT_BUDGET, {"cp_model_presolve": True})
-    elif method == "circuit":
-        count = cpsat_common.enumerate_solutions(built.model, built.decisions, limits,
-                                                 deadline, stop_at=solutions_wanted(limits))
+            None if chosen else CIRCUIT_BUDGET, {"cp_model_presolve": True})
     else:
         count = cpsat_common.solve_and_count(built.model, built.decisions, limits, deadline)
     stats = watch.stats(nodes=count.effort.nodes, **count.effort.counters())
