@@ -233,3 +233,64 @@ def test_the_lookahead_finds_what_one_level_of_probing_cannot():
     lookahead = Lookahead(prop, lambda s: [0], budget=10)
     assert lookahead.run() is True and store.dom[0] == IS_FALSE and lookahead.trials == 2
     assert Lookahead(prop, lambda s: [1], budget=0).run() is None  # out of budget at once
+
+
+def test_a_survey_kept_for_a_state_is_the_survey_that_state_gets_afresh(monkeypatch):
+    """An island's survey is kept per state of what it reads (`islands._Survey`): along
+    searches with probing on random 5x5 grids, every survey it answers from what it kept
+    is the one a survey with nothing kept makes, and it does answer so (the key holds
+    all the survey reads: a state met again may differ elsewhere, even beside the
+    island's land)."""
+    import copy
+
+    from twinsolve.search import islands as module
+
+    survey = module._Survey.__call__
+    kept = 0
+
+    def checked(self, dom, part, room):
+        nonlocal kept
+        before = len(self.cache)
+        region = survey(self, dom, part, room)
+        fresh = copy.copy(self)
+        fresh.cache = {}
+        again = survey(fresh, dom, part, room)
+        assert (region.part, region.reach, region.owned, region.labelled) == (
+            again.part, again.reach, again.owned, again.labelled)
+        kept += len(self.cache) == before
+        return region
+
+    monkeypatch.setattr(module._Survey, "__call__", checked)
+    rng = random.Random("kept surveys")
+    for _ in range(20):
+        grid = Grid(5, 5)
+        land = {v for v in range(grid.size) if rng.random() < 0.55}
+        clues = []
+        while land:
+            island = flood(grid, min(land), land)
+            land -= island
+            clues.append((rng.choice(sorted(island)), len(island)))
+        islands = Islands(grid, sorted(clues), LAND)
+        prop = Propagator(islands.store())
+        for rule, watches, priority in islands.rules():
+            prop.add_rule(rule, watches, priority=priority)
+        cells = range(grid.size)
+        prop.enable_probing(lambda s, cells=cells: [v for v in cells if s.dom[v] == UNDECIDED])
+        search(prop, choose=lambda s, cells=cells: next(
+            (v for v in cells if s.dom[v] == UNDECIDED), None), max_solutions=2, node_limit=200)
+    assert kept > 50
+
+
+def test_a_survey_enters_no_orphan_land_that_touches_another_islands_land():
+    """Mid-propagation (the links not settled yet) a land cell labelled both islands may
+    touch the other island's land: the 3 cannot take it, so it reaches cells 0 and 1
+    only; and a survey kept for another state is not given for this one."""
+    from twinsolve.search.islands import _Survey
+
+    islands = Islands(Grid(1, 4), [(0, 3), (3, 1)], LAND)
+    survey = _Survey(islands, 0)
+    a, b = 2, 4  # the labels of the 3 (clue 0) and of the 1 (clue 1)
+    apart = [LAND, UNDECIDED, LAND, UNDECIDED, a, a | b | SEA_LABEL, a | b, b | SEA_LABEL]
+    assert survey(apart, [0], 2).reach == 0b0111
+    touching = apart[:3] + [LAND] + apart[4:7] + [b]
+    assert survey(touching, [0], 2).reach == 0b0011
