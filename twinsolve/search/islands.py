@@ -106,6 +106,14 @@ _GLOBAL, _SHAPES = 1, 2  # priorities: after the local rules (0), the shapes las
 Rules = list[tuple[Rule, list[int] | None, int]]
 
 
+def _remember(cache: dict, key: object, value: object, limit: int) -> None:
+    """Keep `value` under `key`; a cache holding `limit` entries starts afresh first (the
+    rules' caches: a state met again in probing or search is mostly met soon)."""
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = value
+
+
 class Islands:
     """Numbered islands in a connected sea on `grid`: the store's layout and the rules.
 
@@ -305,7 +313,7 @@ class _Region:
 class _Island:
     """The bounds, `reach` and `cuts` of the island of clue `k`; module docstring."""
 
-    __slots__ = ("n", "k", "bit", "cell", "number", "area", "nbrs", "board", "land", "sea",
+    __slots__ = ("n", "k", "bit", "cell", "number", "area", "nbrs", "land", "sea",
                  "reach", "cuts", "cache", "lowlink", "survey")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int | None,
@@ -314,7 +322,7 @@ class _Island:
         self.n = islands.grid.size
         self.k, self.bit, self.cell, self.number = k, 2 << k, cell, number
         self.area = islands.areas[k]
-        self.nbrs, self.board = islands.grid.neighbours, islands.board
+        self.nbrs = islands.grid.neighbours
         self.lowlink = islands.lowlink
         self.land, self.sea = islands.land, islands.sea
         self.reach = "reach" in islands.techniques
@@ -402,9 +410,7 @@ class _Island:
         needed = self.cache.get(key)
         if needed is None:
             needed = needed_cells(self.lowlink, region.cells, self.number, region.owned)
-            if len(self.cache) >= _CACHE:
-                self.cache.clear()
-            self.cache[key] = needed
+            _remember(self.cache, key, needed, _CACHE)
         return needed
 
 
@@ -474,9 +480,7 @@ class _Survey:
                                 lands, rim)
             owned = reach & exact & ~start
             region = _Region(part, reach, values_of(owned) if owned else [], labelled)
-            if len(self.cache) >= _SURVEYS:
-                self.cache.clear()
-            self.cache[key] = region
+            _remember(self.cache, key, region, _SURVEYS)
         return region
 
     def _reach(self, start: int, budget: int, labelled: int, lands: int, rim: int) -> int:
@@ -543,7 +547,7 @@ class _TooMany(Exception):
 class _Shapes:
     """Every completion of the island of clue `k`, while there are few; module docstring."""
 
-    __slots__ = ("n", "bit", "cell", "number", "area", "nbrs", "land", "sea", "board",
+    __slots__ = ("n", "bit", "cell", "number", "nbrs", "land", "sea", "board",
                  "cache", "limit", "leaves", "maxroom", "survey")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int,
@@ -551,7 +555,6 @@ class _Shapes:
         self.survey = survey
         grid = islands.grid
         self.n, self.bit, self.cell, self.number = grid.size, 2 << k, cell, number
-        self.area = islands.areas[k]
         self.nbrs = grid.neighbours
         self.land, self.sea = islands.land, islands.sea
         self.board = islands.board
@@ -615,9 +618,7 @@ class _Shapes:
                 found = self._enumerate(dom, region, musts, near, lands, seas_, seas)
             except _TooMany:
                 found = None
-            if len(self.cache) >= _CACHE:
-                self.cache.clear()
-            self.cache[key] = found
+            _remember(self.cache, key, found, _CACHE)
         if found is not None and not found[2]:
             raise Contradiction  # no way to complete the island
         return found
