@@ -11,12 +11,12 @@ the run. Caches are not a test's doing and are left out: __pycache__,
 .pytest_cache, .ruff_cache and .hypothesis (hypothesis keeps its caches in
 the working folder; its example database is off, as `derandomize` implies).
 
-Speed: the default run stays under 3 minutes on 2 cores (.ci/run fails it past
-that). A command runs in the test's process (`cli`) unless the real process is
-the point (`twinsolve`: exit codes of signals, no traceback on stderr, a pool,
-a terminal); a bench database whose pool is not the point is made by
-`in_process`; an exhaustive family keeps a representative in the default run
-and the rest under `slow` (`sampled`).
+Speed: the README's test command (the install, then the default run) stays under
+3 minutes on 2 cores (.ci/run warns past that). A command runs in the test's
+process (`cli`) unless the real process is the point (`twinsolve`: exit codes of
+signals, no traceback on stderr, a pool, a terminal); a bench database whose
+pool is not the point is made by `in_process`; an exhaustive family keeps a
+representative in the default run and the rest under `slow` (`sampled`).
 """
 
 from __future__ import annotations

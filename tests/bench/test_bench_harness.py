@@ -1,8 +1,9 @@
 """The benchmark harness under stress: crashes, hangs, memory hogs, kill -9, Dask.
 
 Every test runs real worker processes through the real executors (but the
-rerun, which is about the database: `conftest.in_process`); the misbehaving
-back-ends are the `fault-*` ones of twinsolve.backends.faults.
+rerun, which is about the database, and the unsupported runs, which need no
+worker: `conftest.in_process`); the misbehaving back-ends are the `fault-*`
+ones of twinsolve.backends.faults.
 The suites are as small as shows the mechanism (two boards: a fault strikes
 a replaced worker again); each worker a fault kills costs a second to
 replace, each hang its time limit.
@@ -58,11 +59,20 @@ def test_faults_are_recorded_and_the_suite_goes_on(suite_dir, tmp_path):
     assert statuses(records, "fault-wrong") == ["wrong"] * len(BOARDS)
 
 
-def test_unsupported_backends_are_recorded_not_run(tmp_path):
+def test_unsupported_backends_are_recorded_not_run(tmp_path, monkeypatch):
     (tmp_path / "m.txt").write_text("lightsout 2 2 mod 3\n12\n00\n")
     tasks = plan_suite([tmp_path], ["sat", "brute"]).tasks
     assert [t.skip_reason is not None for t in tasks] == [True, False]
-    records = run_suite(SuiteConfig([tmp_path], ["sat", "brute"], db=tmp_path / "u.sqlite")).records
+    # The pool records the unsupported task without any worker: none may even start.
+    with monkeypatch.context() as patch:
+        patch.setattr("twinsolve.bench.execute.WorkerProcess",
+                      lambda: pytest.fail("a worker started for an unsupported task"))
+        [(task, record)] = LocalPool(2)(tasks[:1], Budget())
+    assert record.status is Status.UNSUPPORTED and record.message == task.skip_reason
+    # The suite stores it beside the supported run (made in process: a worker's brute
+    # answers in test_faults_are_recorded_and_the_suite_goes_on).
+    records = run_suite(SuiteConfig([tmp_path], ["sat", "brute"], db=tmp_path / "u.sqlite"),
+                        executor=in_process).records
     by_backend = {r.backend: r for r in records}
     assert by_backend["sat"].status is Status.UNSUPPORTED and by_backend["sat"].message
     assert by_backend["brute"].status is Status.OPTIMAL
@@ -135,7 +145,7 @@ def test_dask_local_cluster_gives_the_same_verdicts(suite_dir, tmp_path):
     assert verdicts(local) == verdicts(remote)
 
 
-def test_a_refused_backend_option_stops_the_suite_as_a_usage_error(suite_dir, tmp_path):
+def test_a_refused_backend_option_stops_the_suite_as_a_usage_error(suite_dir, tmp_path, cli):
     db = tmp_path / "o.sqlite"
     config = SuiteConfig([suite_dir], ["hand:minimise=perhaps"], Budget(timeout=5),
                          db=db, jobs=2)
@@ -144,9 +154,9 @@ def test_a_refused_backend_option_stops_the_suite_as_a_usage_error(suite_dir, tm
     assert not db.exists()  # refused before anything was stored
     time.sleep(0.2)
     assert list(_my_workers()) == []
-    proc = subprocess.run([sys.executable, "-m", "twinsolve", "bench", str(suite_dir),
-                           "--backends", "hand:minimise=perhaps", "--db", str(db), "--quiet"],
-                          capture_output=True, text=True, timeout=120)
+    # the command refuses it in one line, exit 2 (in a real process: tests/cli/test_cli.py)
+    proc = cli("bench", suite_dir, "--backends", "hand:minimise=perhaps", "--db", db, "--quiet",
+               cwd=tmp_path)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
 
 

@@ -5,9 +5,9 @@ the old runs; four files with one board collapsed into one stored run (and a
 `wrong` answer vanished from the report); a mistyped back-end was refused only
 after a session was stored; `--backends hand,hand` counted twice; old,
 damaged and read-only databases gave tracebacks. Databases are made with the
-in-process executor (`conftest.in_process`) where the pool is not the point; the
-commands run in-process (`conftest.cli`), the one whose stored argv matters in a
-real process.
+in-process executor (`conftest.in_process`) where the pool is not the point, also
+by the commands, which run in-process (`conftest.cli`); the one whose stored argv
+matters runs in a real process, with its pool.
 """
 
 from __future__ import annotations
@@ -90,7 +90,9 @@ def test_identical_boards_are_separate_tasks_judged_by_their_own_metadata(tmp_pa
     assert (hand["runs"], hand["wrong"]) == (4, 1)
 
 
-def test_resume_says_what_it_does_and_fresh_runs_again(suite, tmp_path, cli):
+def test_resume_says_what_it_does_and_fresh_runs_again(suite, tmp_path, cli, monkeypatch):
+    # what is stored and said is the point, not the pool: its runs are made in process
+    monkeypatch.setattr("twinsolve.bench.suite.LocalPool", lambda jobs: in_process)
     db = tmp_path / "f.sqlite"
     args = ("bench", str(suite), "--backends", "brute", "--db", str(db), "--quiet", "--jobs", "1")
     assert cli(*args, cwd=tmp_path).returncode == 0

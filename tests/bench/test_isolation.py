@@ -188,6 +188,8 @@ def test_the_worker_itself_sees_a_run_over_the_budget_however_short():
     assert replies[0]["result"]["solution"] is None
 
 
+@pytest.mark.slow  # why: the burst's memout is the worker's own reading (the test above), and
+# the harness's memout of a run over its budget is test_bench_harness.py's fault-memory
 def test_a_run_over_the_budget_is_memout_in_the_harness_too():
     worker = WorkerProcess()
     try:

@@ -1,9 +1,13 @@
-"""`twinsolve report`: exports, plots and the HTML page from a database the real harness wrote.
+"""`twinsolve report`: exports, plots and the HTML page from a database the harness wrote.
 
 The database comes from `run_suite` on small Lights Out instances with the
 test back-end `brute` and two fault back-ends (one returns an answer `verify`
 rejects, one dies with SIGSEGV), plus an instance whose metadata expects an
 optimum `brute` cannot match, so one stored `optimal` run is judged `wrong`.
+The pool is not the point here (tests/bench/test_bench_harness.py runs the
+faults in real workers): the runs are made in process (`conftest.in_process`),
+and each `fault-crash` run, which would take the test's process with it, is
+recorded as the pool records a worker killed by SIGSEGV.
 """
 
 from __future__ import annotations
@@ -20,11 +24,13 @@ from pathlib import Path
 import pytest
 from conftest import in_process
 
+from twinsolve.bench.execute import record_of
 from twinsolve.bench.exports import CELL_LIMIT
 from twinsolve.bench.plan import Budget
 from twinsolve.bench.report import report
 from twinsolve.bench.suite import SuiteConfig, run_suite
 from twinsolve.core.errors import UsageError
+from twinsolve.core.result import Result, Status
 
 ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = ["brute", "fault-wrong", "fault-crash"]
@@ -37,14 +43,25 @@ INSTANCES = {
 }
 
 
+def _crashes_as_the_pool_records_them(tasks, budget):
+    """`in_process`, but a `fault-crash` run is not made (it would kill this process): it is
+    recorded as the pool's worker records one whose process SIGSEGV killed."""
+    for task in tasks:
+        if task.backend == "fault-crash":
+            result = Result(Status.CRASH, message="worker killed by SIGSEGV")
+            yield task, record_of(task, result, 0.01, None, budget.timeout, budget.memory_mb)
+        else:
+            yield from in_process([task], budget)
+
+
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("instances")
     for name, text in INSTANCES.items():
         (folder / name).write_text(text)
     path = tmp_path_factory.mktemp("db") / "r.sqlite"
-    run_suite(SuiteConfig(paths=[folder], backends=BACKENDS, budget=Budget(timeout=5),
-                          db=path, jobs=2))
+    run_suite(SuiteConfig(paths=[folder], backends=BACKENDS, budget=Budget(timeout=5), db=path),
+              executor=_crashes_as_the_pool_records_them)
     return path
 
 

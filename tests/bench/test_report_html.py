@@ -18,7 +18,7 @@ from conftest import in_process
 
 from twinsolve.bench.exports import latex_text, markdown_text
 from twinsolve.bench.html import page
-from twinsolve.bench.plots import PAIRWISE_MAX, all_plots, render, same_nodes, scatter_plots
+from twinsolve.bench.plots import PAIRWISE_MAX, Plot, all_plots, render, same_nodes, scatter_plots
 from twinsolve.bench.records import RunRecord
 from twinsolve.bench.report import report
 from twinsolve.bench.results import ReportData
@@ -63,9 +63,14 @@ def data_of(runs: list[RunRecord], db: str = "results.sqlite") -> ReportData:
 
 
 @pytest.fixture(scope="module")
-def html_page() -> str:
-    runs = records()
-    return page(data_of(runs), [(p, render(p, "svg").decode()) for p in all_plots(runs)])
+def rendered() -> list[tuple[Plot, str]]:
+    """Every plot of `records()` with its SVG, drawn once: the page's and the plots' tests'."""
+    return [(plot, render(plot, "svg").decode()) for plot in all_plots(records())]
+
+
+@pytest.fixture(scope="module")
+def html_page(rendered) -> str:
+    return page(data_of(records()), rendered)
 
 
 def _tasks_table(text: str, puzzle: str = "lightsout") -> str:
@@ -93,15 +98,15 @@ def test_node_scatters_only_between_backends_that_count_nodes_alike():
     assert same_nodes("hand [10s]", "hand:probe=false [10s]") and not same_nodes("hand", "cpsat")
 
 
-def test_each_point_of_an_svg_names_its_task():
-    plot = next(p for p in scatter_plots(records(), "time") if p.stem.endswith("hand-vs-sat"))
-    svg = render(plot, "svg")
+def test_each_point_of_an_svg_names_its_task(rendered):
+    svg = next(svg for plot, svg in rendered
+               if plot.kind == "scatter-time" and plot.stem.endswith("hand-vs-sat"))
     tips = [t.text for t in ET.fromstring(svg).iter(f"{SVG}title")]
     assert len(tips) == 5  # one per task both ran
     a = next(t for t in tips if t.startswith("instances/lightsout/a.txt"))
     assert a.splitlines() == ["instances/lightsout/a.txt", "hand: optimal in 3.0 ms, 10 nodes",
                               "sat: optimal in 20.0 ms, 12 nodes"]
-    assert b"twinsolve-tip" not in svg  # our link targets became the tooltips
+    assert "twinsolve-tip" not in svg  # our link targets became the tooltips
 
 
 def test_a_log_axis_says_how_it_draws_a_zero():
@@ -120,8 +125,8 @@ def test_a_log_axis_says_how_it_draws_a_zero():
     assert "drawn at" not in without["cactus"] and "drawn at" not in without["scatter-time"]
 
 
-def test_plot_titles_say_what_they_show():
-    titles = {p.kind: p.title for p in all_plots(records())}
+def test_plot_titles_say_what_they_show(rendered):
+    titles = {plot.kind: plot.title for plot, _ in rendered}
     assert titles["cactus"] == "lightsout: tasks solved within time t, per back-end (5 tasks)"
     assert titles["scatter-time"].startswith("lightsout: wall time per task\n")
     assert "(x) against" in titles["scatter-time"]

@@ -7,11 +7,13 @@ every count column is nonzero somewhere: the worst case for the width.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from pathlib import Path
 
 import pytest
+from conftest import in_process
 from rich.console import Console
 
 from twinsolve.bench.columns import TOTALS_COLUMNS, format_value
@@ -52,6 +54,13 @@ def render(rows, width: int, wide: bool = False) -> str:
     return console.export_text()
 
 
+@functools.cache
+def realistic_text(width: int, wide: bool = False) -> str:
+    """The realistic totals as the terminal shows them at `width`: drawn once per width and
+    kind, as several tests read the same table."""
+    return render(totals(realistic()), width, wide)
+
+
 def _block_lines(text: str, puzzle: str) -> list[str]:
     """The table lines of one puzzle's block: its header line up to the next blank line."""
     lines = text.splitlines()
@@ -68,7 +77,7 @@ def _block_lines(text: str, puzzle: str) -> list[str]:
 @pytest.mark.parametrize("width", [80, 120])
 def test_totals_fit_the_terminal_without_cutting_a_cell(width):
     rows = totals(realistic())
-    text = render(rows, width)
+    text = realistic_text(width)
     assert "…" not in text
     assert max(len(line) for line in text.splitlines()) <= width
     for puzzle in PUZZLES:
@@ -83,7 +92,7 @@ def test_totals_fit_the_terminal_without_cutting_a_cell(width):
 
 
 def test_every_failure_count_stays_at_80_columns():
-    text = render(totals(realistic()), 80)
+    text = realistic_text(80)
     header = _block_lines(text, "cave")[0].split()
     assert {"solved", "wins", "only", "feas", "wrong", "t/o", "m/o", "crash", "other",
             "PAR-2"} <= set(header)
@@ -93,14 +102,13 @@ def test_every_failure_count_stays_at_80_columns():
 
 
 def test_120_columns_show_more_than_80():
-    rows = totals(realistic())
-    narrow = _block_lines(render(rows, 80), "cave")[0].split()
-    wider = _block_lines(render(rows, 120), "cave")[0].split()
+    narrow = _block_lines(realistic_text(80), "cave")[0].split()
+    wider = _block_lines(realistic_text(120), "cave")[0].split()
     assert set(narrow) < set(wider) and "median" in wider
 
 
 def test_wide_shows_every_column_uncut_even_at_80():
-    text = render(totals(realistic()), 80, wide=True)
+    text = realistic_text(80, wide=True)
     assert "…" not in text
     assert max(len(line) for line in text.splitlines()) > 80
     for column in TOTALS_COLUMNS:
@@ -230,7 +238,9 @@ def test_no_problems_prints_nothing():
     assert console.export_text() == ""
 
 
-def test_bench_lists_the_problem_runs_before_the_table(tmp_path: Path, cli):
+def test_bench_lists_the_problem_runs_before_the_table(tmp_path: Path, cli, monkeypatch):
+    # what bench prints is the point, not the pool: its runs are made in process
+    monkeypatch.setattr("twinsolve.bench.suite.LocalPool", lambda jobs: in_process)
     (tmp_path / "one.txt").write_text("lightsout 2 2\n11\n11\n")
     (tmp_path / "two.txt").write_text("# expect-objective: 3\nlightsout 2 2\n10\n01\n")
     done = cli("bench", tmp_path, "--backends", "brute,fault-wrong", "--db", tmp_path / "r.sqlite",

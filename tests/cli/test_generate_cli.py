@@ -1,7 +1,7 @@
 """`twinsolve generate` and `twinsolve grade` as people run them, files compared byte for
 byte: in the test's process (`conftest.cli`, in tmp_path), and in a real one where the
-process matters (`--jobs 2`'s worker pool, a pseudo-terminal for the progress bar, one
-refusal's exit code and stderr)."""
+process matters (`--jobs 2`'s worker pool, a pseudo-terminal for the progress bar). A
+refusal's exit code and one line from a real process are tests/cli/test_cli.py's."""
 
 from __future__ import annotations
 
@@ -147,8 +147,8 @@ def test_the_progress_bar_shows_in_a_terminal_only(tmp_path, cli):
 
 
 def test_an_option_error_names_the_option_as_the_user_gives_it(tmp_path, cli):
-    done = twinsolve("generate", "jugs", "--option", "jugs=9", "--out", "j", cwd=tmp_path)
-    assert done.returncode == 2  # a real process: its exit code, one line, no traceback
+    done = cli("generate", "jugs", "--option", "jugs=9", "--out", "j", cwd=tmp_path)
+    assert done.returncode == 2  # its exit code, one line, no traceback
     assert done.stderr.strip() == "twinsolve: --jugs must be a whole number 2..4, got 9"
     done = cli("generate", "jugs", "--length", "0", "--out", "j", cwd=tmp_path)
     assert done.returncode == 2 and "--length must be a whole number" in done.stderr

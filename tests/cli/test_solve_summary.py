@@ -3,8 +3,8 @@
 Lights Out's `hand` gives its summary without holding the press grid (the registry's
 `summary_module`, `puzzles/lightsout/summary.py`); a board too large for the full solve
 (`lights all` over 5000 a side) gets only that, and is refused up front, one line and
-exit 2, wherever it cannot. The commands run in the test's process (`conftest.cli`), one
-refusal as a user runs it (`conftest.twinsolve`).
+exit 2, wherever it cannot. The commands run in the test's process (`conftest.cli`); a
+refusal from a real process is tests/cli/test_cli.py's.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, twinsolve
+from conftest import ROOT, in_process
 
 from twinsolve.cli import main
 from twinsolve.core.limits import Limits
@@ -225,10 +225,10 @@ def test_a_board_too_large_for_the_run_asked_is_one_line_and_exit_2(tmp_path, na
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.txt"]  # nothing written
 
 
-def test_one_big_board_among_several_is_refused_before_any_is_solved(tmp_path):
+def test_one_big_board_among_several_is_refused_before_any_is_solved(tmp_path, cli):
     write(tmp_path, "a.txt", "lightsout 3 3 lights all\n")
     write(tmp_path, "z.txt", TALL)
-    line = one_error_line(twinsolve("solve", "a.txt", "z.txt", cwd=tmp_path))
+    line = one_error_line(cli("solve", "a.txt", "z.txt", cwd=tmp_path))
     assert line.startswith("twinsolve: z.txt: the 6000x2 board is too large")
 
 
@@ -247,7 +247,10 @@ def test_a_board_too_large_to_draw_is_rendered_as_one_line(tmp_path, cli):
     assert svg.count("<rect") == 1  # the paper only
 
 
-def test_bench_runs_hands_summary_and_records_the_others_as_unsupported(tmp_path, cli):
+def test_bench_runs_hands_summary_and_records_the_others_as_unsupported(tmp_path, cli,
+                                                                        monkeypatch):
+    # what bench runs and stores is the point, not the pool: its runs are made in process
+    monkeypatch.setattr("twinsolve.bench.suite.LocalPool", lambda jobs: in_process)
     suite = tmp_path / "suite"
     suite.mkdir()
     write(suite, "tall.txt", TALL)

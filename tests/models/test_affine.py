@@ -15,6 +15,7 @@ import itertools
 
 import numpy as np
 import pytest
+from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
@@ -57,20 +58,23 @@ def _value(form: np.ndarray, values, k: int) -> int:
     return int((form[:-1] @ np.array(values) + form[-1]) % k)
 
 
-@settings(max_examples=60)
-@given(chains())
-def test_forms_satisfy_every_defining_equation(chain):
-    k, free, definitions = chain
-    sub = _substitute(k, free, definitions)
-    for values in itertools.product(range(k), repeat=len(free)):
-        value = {var: _value(sub.form(var), values, k) for var in
-                 free + [d[0] for d in definitions]}
-        assert [value[v] for v in free] == list(values)
-        for var, terms, constant in definitions:
-            assert (sum(c * value[v] for v, c in terms.items()) + constant) % k == 0, var
-        # combine() is the form of a left-hand side: here the last equation, always 0.
-        var, terms, constant = definitions[-1]
-        assert _value(sub.combine(terms, constant), values, k) == 0
+@pytest.mark.parametrize("examples", sampled([20, 60]))  # the second under `slow`
+def test_forms_satisfy_every_defining_equation(examples):
+    @settings(max_examples=examples)
+    @given(chains())
+    def check(chain):
+        k, free, definitions = chain
+        sub = _substitute(k, free, definitions)
+        for values in itertools.product(range(k), repeat=len(free)):
+            value = {var: _value(sub.form(var), values, k) for var in
+                     free + [d[0] for d in definitions]}
+            assert [value[v] for v in free] == list(values)
+            for var, terms, constant in definitions:
+                assert (sum(c * value[v] for v, c in terms.items()) + constant) % k == 0, var
+            # combine() is the form of a left-hand side: here the last equation, always 0.
+            var, terms, constant = definitions[-1]
+            assert _value(sub.combine(terms, constant), values, k) == 0
+    check()
 
 
 def _cpsat_solutions(model: cp_model.CpModel, variables) -> set[tuple[int, ...]]:
@@ -90,41 +94,47 @@ def _cpsat_solutions(model: cp_model.CpModel, variables) -> set[tuple[int, ...]]
     return collect.found
 
 
-@settings(max_examples=40)
-@given(chains())
-def test_cpsat_encoding_is_exactly_the_forms(chain):
-    k, free, definitions = chain
-    sub = _substitute(k, free, definitions)
-    model = cp_model.CpModel()
-    new = model.new_bool_var if k == 2 else (lambda name: model.new_int_var(0, k - 1, name))
-    xs = [new(name) for name in free]
-    ys = [new(d[0]) for d in definitions]
-    for (var, _, _), target in zip(definitions, ys, strict=True):
-        add_affine_cpsat(model, sub.form(var), xs, k, target, var)
-    expected = set()
-    for values in itertools.product(range(k), repeat=len(free)):
-        expected.add(values + tuple(_value(sub.form(d[0]), values, k) for d in definitions))
-    assert _cpsat_solutions(model, xs + ys) == expected
+@pytest.mark.parametrize("examples", sampled([15, 40]))  # the second under `slow`
+def test_cpsat_encoding_is_exactly_the_forms(examples):
+    @settings(max_examples=examples)
+    @given(chains())
+    def check(chain):
+        k, free, definitions = chain
+        sub = _substitute(k, free, definitions)
+        model = cp_model.CpModel()
+        new = model.new_bool_var if k == 2 else (lambda name: model.new_int_var(0, k - 1, name))
+        xs = [new(name) for name in free]
+        ys = [new(d[0]) for d in definitions]
+        for (var, _, _), target in zip(definitions, ys, strict=True):
+            add_affine_cpsat(model, sub.form(var), xs, k, target, var)
+        expected = set()
+        for values in itertools.product(range(k), repeat=len(free)):
+            expected.add(values + tuple(_value(sub.form(d[0]), values, k) for d in definitions))
+        assert _cpsat_solutions(model, xs + ys) == expected
+    check()
 
 
-@settings(max_examples=40)
-@given(chains().filter(lambda chain: chain[0] == 2))
-def test_sat_encoding_is_exactly_the_forms(chain):
-    k, free, definitions = chain
-    sub = _substitute(k, free, definitions)
-    enc = sat_common.Encoding()
-    xs = [enc.var(name) for name in free]
-    ys = [enc.var(d[0]) for d in definitions]
-    for (var, _, _), target in zip(definitions, ys, strict=True):
-        add_affine_sat(enc, sub.form(var), xs, target)
-    found = set()
-    with Solver(name="cadical195", bootstrap_with=enc.clauses) as solver:
-        for model in solver.enum_models():
-            true = set(model)
-            found.add(tuple(int(v in true) for v in xs + ys))
-    expected = {values + tuple(_value(sub.form(d[0]), values, 2) for d in definitions)
-                for values in itertools.product(range(2), repeat=len(free))}
-    assert found == expected
+@pytest.mark.parametrize("examples", sampled([15, 40]))  # the second under `slow`
+def test_sat_encoding_is_exactly_the_forms(examples):
+    @settings(max_examples=examples)
+    @given(chains().filter(lambda chain: chain[0] == 2))
+    def check(chain):
+        k, free, definitions = chain
+        sub = _substitute(k, free, definitions)
+        enc = sat_common.Encoding()
+        xs = [enc.var(name) for name in free]
+        ys = [enc.var(d[0]) for d in definitions]
+        for (var, _, _), target in zip(definitions, ys, strict=True):
+            add_affine_sat(enc, sub.form(var), xs, target)
+        found = set()
+        with Solver(name="cadical195", bootstrap_with=enc.clauses) as solver:
+            for model in solver.enum_models():
+                true = set(model)
+                found.add(tuple(int(v in true) for v in xs + ys))
+        expected = {values + tuple(_value(sub.form(d[0]), values, 2) for d in definitions)
+                    for values in itertools.product(range(2), repeat=len(free))}
+        assert found == expected
+    check()
 
 
 @pytest.mark.parametrize("k", [2, 3])

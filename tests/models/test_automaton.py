@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,34 +98,37 @@ def digraphs(draw):
     return nodes, labels, arcs, goals
 
 
-@settings(max_examples=100)
-@given(digraphs())
-def test_fewest_moves_and_counts_match_the_layer_count(graph_data):
-    nodes, labels, arcs, goals = graph_data
+@pytest.mark.parametrize("examples", sampled([30, 100]))  # the second under `slow`
+def test_fewest_moves_and_counts_match_the_layer_count(examples):
+    @settings(max_examples=examples)
+    @given(digraphs())
+    def check(graph_data):
+        nodes, labels, arcs, goals = graph_data
 
-    def step(v):
-        return [(m, arcs[v, m]) for m in range(labels) if (v, m) in arcs]
+        def step(v):
+            return [(m, arcs[v, m]) for m in range(labels) if (v, m) in arcs]
 
-    def fallback(horizon):
-        raise AssertionError("no fallback without a cap")
+        def fallback(horizon):
+            raise AssertionError("no fallback without a cap")
 
-    asked = Limits(unique=True, count=True, timeout=60)
-    builder = WalkBuilder(0, step, goals.__contains__, labels, Deadline(None), None, fallback)
-    outcome = solve_walk_cpsat(builder, 0, nodes, asked, PlanTimer())
-    # The oracle: distinct labels are distinct moves, no-ops never on a shortest plan.
-    space = StateSpace(0, lambda v: [(m, w) for m, w in step(v) if w != v],
-                       is_goal=goals.__contains__)
-    oracle = count_shortest_paths(space)
-    if not oracle.found:
-        assert outcome.status is Status.UNSAT
-        return
-    assert outcome.status is Status.OPTIMAL
-    assert len(outcome.moves) == oracle.cost
-    assert (outcome.unique, outcome.count) == (oracle.count == 1, oracle.count)
-    at = 0
-    for move in outcome.moves:  # the plan is a walk from the start to a goal
-        at = arcs[at, move]
-    assert at in goals
+        asked = Limits(unique=True, count=True, timeout=60)
+        builder = WalkBuilder(0, step, goals.__contains__, labels, Deadline(None), None, fallback)
+        outcome = solve_walk_cpsat(builder, 0, nodes, asked, PlanTimer())
+        # The oracle: distinct labels are distinct moves, no-ops never on a shortest plan.
+        space = StateSpace(0, lambda v: [(m, w) for m, w in step(v) if w != v],
+                           is_goal=goals.__contains__)
+        oracle = count_shortest_paths(space)
+        if not oracle.found:
+            assert outcome.status is Status.UNSAT
+            return
+        assert outcome.status is Status.OPTIMAL
+        assert len(outcome.moves) == oracle.cost
+        assert (outcome.unique, outcome.count) == (oracle.count == 1, oracle.count)
+        at = 0
+        for move in outcome.moves:  # the plan is a walk from the start to a goal
+            at = arcs[at, move]
+        assert at in goals
+    check()
 
 
 def test_the_builder_falls_back_past_its_cap_and_says_so():

@@ -114,7 +114,7 @@ def entry(**extra: str) -> dict[str, str]:
             "info": "", **extra}
 
 
-def test_a_number_too_long_for_int_is_an_error_at_its_line(tmp_path):
+def test_a_number_too_long_for_int_is_an_error_at_its_line(tmp_path, cli):
     path = tmp_path / "big.json"
     path.write_text(f'{{"data": {{"a": {json.dumps(entry())}}},\n "count":\n    -{"9" * 5000}}}')
     with pytest.raises(InstanceError) as caught:
@@ -122,8 +122,9 @@ def test_a_number_too_long_for_int_is_an_error_at_its_line(tmp_path):
     error = caught.value
     assert (error.source, error.line, error.column) == (str(path), 3, 5)
     assert error.message == "number with 5000 digits (at most 4300)"
-    # a real process: this was a raw ValueError traceback
-    assert_one_line_exit_2(twinsolve("solve", str(path), cwd=tmp_path),
+    # the command: this was a raw ValueError traceback (in this process the exception would
+    # fail the test; a real process's exit is test_cli_refuses_a_repeated_mod's)
+    assert_one_line_exit_2(cli("solve", str(path), cwd=tmp_path),
                            f"{path}:3:5: number with 5000 digits")
 
 

@@ -12,6 +12,7 @@ import itertools
 
 import numpy as np
 import pytest
+from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,40 +85,45 @@ def _search(particular, kernel, symmetries, node_limit=None):
     return complete, best, budget
 
 
-@settings(max_examples=60, deadline=None)
-@given(space=symmetric_spaces(), tail=st.integers(0, 3), presearch=st.integers(0, 4),
-       numpy_only=st.booleans())
-def test_fewest_ones_and_its_ties_match_brute_force_with_the_group(space, tail, presearch,
-                                                                  numpy_only):
+@pytest.mark.parametrize("examples", sampled([20, 60]))  # the second under `slow`
+def test_fewest_ones_and_its_ties_match_brute_force_with_the_group(examples):
     """Both transforms (fht-cpu where installed, numpy), chunks and presearch shrunk."""
-    particular, kernel, group = space
-    expected = _brute(particular, kernel)
-    with pytest.MonkeyPatch.context() as patch:
-        if numpy_only:
-            patch.setattr(walsh, "_fht", None)
-            patch.setattr(walsh, "FAST", False)
-        patch.setattr(coset_min, "TAIL_BITS", tail)
-        patch.setattr(coset_min, "PRESEARCH_BITS", presearch)
-        patch.setattr(coset_min, "HEAD_BLOCK", 4)  # several blocks of heads
-        complete, best, _ = _search(particular, kernel, group)
-    assert complete
-    assert (best.weight, best.ties) == expected
-    assert _member_weight(particular, kernel, best.choice) == best.weight
+    @settings(max_examples=examples, deadline=None)
+    @given(space=symmetric_spaces(), tail=st.integers(0, 3), presearch=st.integers(0, 4),
+           numpy_only=st.booleans())
+    def check(space, tail, presearch, numpy_only):
+        particular, kernel, group = space
+        expected = _brute(particular, kernel)
+        with pytest.MonkeyPatch.context() as patch:
+            if numpy_only:
+                patch.setattr(walsh, "_fht", None)
+                patch.setattr(walsh, "FAST", False)
+            patch.setattr(coset_min, "TAIL_BITS", tail)
+            patch.setattr(coset_min, "PRESEARCH_BITS", presearch)
+            patch.setattr(coset_min, "HEAD_BLOCK", 4)  # several blocks of heads
+            complete, best, _ = _search(particular, kernel, group)
+        assert complete
+        assert (best.weight, best.ties) == expected
+        assert _member_weight(particular, kernel, best.choice) == best.weight
+    check()
 
 
-@settings(max_examples=30, deadline=None)
-@given(space=symmetric_spaces(), tail=st.integers(1, 3))
-def test_the_group_changes_the_work_not_the_answer(space, tail):
+@pytest.mark.parametrize("examples", sampled([10, 30]))  # the second under `slow`
+def test_the_group_changes_the_work_not_the_answer(examples):
     """With and without the symmetries: the same fewest ones and ties (the saving is measured
     on Lights Out boards, where the orbits are large)."""
-    particular, kernel, group = space
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(coset_min, "TAIL_BITS", tail)
-        patch.setattr(coset_min, "PRESEARCH_BITS", 0)
-        _, alone, plain = _search(particular, kernel, [])
-        _, grouped, reduced = _search(particular, kernel, group)
-    assert (alone.weight, alone.ties) == (grouped.weight, grouped.ties)
-    assert plain.candidates and reduced.candidates
+    @settings(max_examples=examples, deadline=None)
+    @given(space=symmetric_spaces(), tail=st.integers(1, 3))
+    def check(space, tail):
+        particular, kernel, group = space
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(coset_min, "TAIL_BITS", tail)
+            patch.setattr(coset_min, "PRESEARCH_BITS", 0)
+            _, alone, plain = _search(particular, kernel, [])
+            _, grouped, reduced = _search(particular, kernel, group)
+        assert (alone.weight, alone.ties) == (grouped.weight, grouped.ties)
+        assert plain.candidates and reduced.candidates
+    check()
 
 
 def test_a_permutation_that_moves_the_space_off_itself_is_refused():
@@ -164,8 +170,10 @@ def test_fewest_digits_over_gf3_matches_brute_force():
     assert complete and (best.weight, best.ties) == (min(sums), sums.count(min(sums)))
 
 
+# A Random seeded by hypothesis: one backed by its choices made a draw of every call
+# (seconds in all).
 @given(st.lists(st.integers(1, 255), min_size=1, max_size=6), st.integers(0, 255),
-       st.randoms(use_true_random=False))
+       st.randoms(use_true_random=True))
 def test_a_span_has_one_canonical_basis_and_one_representative_per_coset(vectors, start, rng):
     """Two spanning sets of one subspace, and two points of one coset, give the same key."""
     first, second = coset_min._Span(), coset_min._Span()
@@ -187,22 +195,26 @@ def test_a_span_has_one_canonical_basis_and_one_representative_per_coset(vectors
     assert first.representative(start) == second.representative(start ^ shift)
 
 
-@settings(max_examples=12, deadline=None)
-@given(space=symmetric_spaces(side_range=(4, 5)), tail=st.integers(0, 2))
-def test_walkers_in_two_processes_give_the_walk_in_one(space, tail):
-    """The same fewest ones, ties and member, the head blocks dealt out to two forks."""
-    particular, kernel, group = space
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(coset_min, "TAIL_BITS", tail)
-        patch.setattr(coset_min, "HEAD_BLOCK", 2)  # several blocks even for a small head
-        alone = _search(particular, kernel, group)
-        best = Best(int(particular.sum()), None)
-        complete = fewest_ones(_cells(particular, kernel), len(kernel),
-                               Effort(Deadline(None), None, 0), best, group, jobs=2)
-    assert complete and alone[0]
-    assert (best.weight, best.ties, best.choice) == \
-        (alone[1].weight, alone[1].ties, alone[1].choice)
-    assert (best.weight, best.ties) == _brute(particular, kernel)
+@pytest.mark.parametrize("examples", sampled([4, 12]))  # the second under `slow`
+def test_walkers_in_two_processes_give_the_walk_in_one(examples):
+    """The same fewest ones, ties and member, the head blocks dealt out to two forks (two
+    processes started per example: the default run takes a few)."""
+    @settings(max_examples=examples, deadline=None)
+    @given(space=symmetric_spaces(side_range=(4, 5)), tail=st.integers(0, 2))
+    def check(space, tail):
+        particular, kernel, group = space
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(coset_min, "TAIL_BITS", tail)
+            patch.setattr(coset_min, "HEAD_BLOCK", 2)  # several blocks even for a small head
+            alone = _search(particular, kernel, group)
+            best = Best(int(particular.sum()), None)
+            complete = fewest_ones(_cells(particular, kernel), len(kernel),
+                                   Effort(Deadline(None), None, 0), best, group, jobs=2)
+        assert complete and alone[0]
+        assert (best.weight, best.ties, best.choice) == \
+            (alone[1].weight, alone[1].ties, alone[1].choice)
+        assert (best.weight, best.ties) == _brute(particular, kernel)
+    check()
 
 
 def test_walkers_share_the_node_limit_and_stop_with_the_best_so_far():

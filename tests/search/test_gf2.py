@@ -6,7 +6,8 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given
+from conftest import sampled
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from twinsolve.search.gf2 import (
@@ -55,10 +56,14 @@ def _check_solution_set(matrix, rhs, p, result):
     assert result.rank == rank_gfp(matrix, p) <= min(rows, cols)
 
 
-@given(systems())
-def test_solution_and_kernel_satisfy_the_system(system):
-    matrix, rhs, p = system
-    _check_solution_set(matrix, rhs, p, _solve(matrix, rhs, p))
+@pytest.mark.parametrize("examples", sampled([30, 100]))  # the second under `slow`
+def test_solution_and_kernel_satisfy_the_system(examples):
+    @settings(max_examples=examples)
+    @given(systems())
+    def check(system):
+        matrix, rhs, p = system
+        _check_solution_set(matrix, rhs, p, _solve(matrix, rhs, p))
+    check()
 
 
 @given(systems(max_rows=5, max_cols=5))
@@ -66,10 +71,11 @@ def test_agrees_with_brute_force(system):
     matrix, rhs, p = system
     cols = matrix.shape[1]
     result = _solve(matrix, rhs, p)
-    solutions = [x for x in itertools.product(range(p), repeat=cols)
-                 if not ((matrix @ np.array(x) - rhs) % p).any()]
-    kernel = [x for x in itertools.product(range(p), repeat=cols)
-              if not ((matrix @ np.array(x)) % p).any()]
+    # Every x at once, one per row (up to 7^5 of them: one product each took seconds).
+    every = np.array(list(itertools.product(range(p), repeat=cols)), dtype=np.int64)
+    images = every @ matrix.T
+    solutions = {tuple(x) for x in every[((images - rhs) % p == 0).all(axis=1)].tolist()}
+    kernel = every[(images % p == 0).all(axis=1)]
     assert len(kernel) == p ** result.nullity
     assert (result.particular is None) == (not solutions)
     if solutions:
@@ -77,30 +83,38 @@ def test_agrees_with_brute_force(system):
         assert tuple(result.particular.tolist()) in solutions
 
 
-@given(systems(primes=(2,)))
-def test_gf2_and_generic_gfp_agree_at_p_2(system):
-    matrix, rhs, _ = system
-    packed, generic = solve_gf2(matrix, rhs), solve_gfp(matrix, rhs, 2)
-    assert packed.rank == generic.rank
-    if packed.particular is None:
-        assert generic.particular is None
-    else:
-        assert np.array_equal(packed.particular, generic.particular)
-    assert np.array_equal(packed.kernel, generic.kernel)  # both: one vector per free column
+@pytest.mark.parametrize("examples", sampled([30, 100]))  # the second under `slow`
+def test_gf2_and_generic_gfp_agree_at_p_2(examples):
+    @settings(max_examples=examples)
+    @given(systems(primes=(2,)))
+    def check(system):
+        matrix, rhs, _ = system
+        packed, generic = solve_gf2(matrix, rhs), solve_gfp(matrix, rhs, 2)
+        assert packed.rank == generic.rank
+        if packed.particular is None:
+            assert generic.particular is None
+        else:
+            assert np.array_equal(packed.particular, generic.particular)
+        assert np.array_equal(packed.kernel, generic.kernel)  # both: one vector per free column
+    check()
 
 
-@given(st.integers(0, 2**32 - 1), st.integers(1, 60), st.integers(60, 200), st.booleans())
-def test_wide_packed_systems(seed, rows, cols, consistent):
+@pytest.mark.parametrize("examples", sampled([30, 100]))  # the second under `slow`
+def test_wide_packed_systems(examples):
     """Rows spanning several 64-bit words, built to be consistent or not on purpose."""
-    rng = np.random.default_rng(seed)
-    matrix = (rng.random((rows, cols)) < 0.3).astype(np.uint8)
-    matrix[-1] = 0  # a zero row: b there decides consistency
-    hidden = rng.integers(0, 2, cols)
-    rhs = (matrix.astype(np.int64) @ hidden) % 2
-    rhs[-1] = 0 if consistent else 1
-    result = solve_gf2(matrix, rhs)
-    assert (result.particular is not None) == consistent
-    _check_solution_set(matrix.astype(np.int64), rhs, 2, result)
+    @settings(max_examples=examples)
+    @given(st.integers(0, 2**32 - 1), st.integers(1, 60), st.integers(60, 200), st.booleans())
+    def check(seed, rows, cols, consistent):
+        rng = np.random.default_rng(seed)
+        matrix = (rng.random((rows, cols)) < 0.3).astype(np.uint8)
+        matrix[-1] = 0  # a zero row: b there decides consistency
+        hidden = rng.integers(0, 2, cols)
+        rhs = (matrix.astype(np.int64) @ hidden) % 2
+        rhs[-1] = 0 if consistent else 1
+        result = solve_gf2(matrix, rhs)
+        assert (result.particular is not None) == consistent
+        _check_solution_set(matrix.astype(np.int64), rhs, 2, result)
+    check()
 
 
 def test_inconsistent_systems_return_none():
@@ -125,15 +139,22 @@ def test_augmented_input_is_not_modified():
     assert result.particular.tolist() == [1, 0]
 
 
-@given(st.lists(st.lists(st.integers(0, 1), min_size=130, max_size=130), min_size=1,
-                max_size=4))
-def test_pack_round_trip(bits):
-    matrix = np.array(bits, dtype=np.uint8)
+def _bits(row: bytes, width: int) -> list[int]:
+    """The first `width` bits of `row`, lowest bit of each byte first: a row drawn as
+    bytes, which hypothesis draws in one step (one step per bit took it seconds)."""
+    return np.unpackbits(np.frombuffer(row, dtype=np.uint8), bitorder="little")[:width].tolist()
+
+
+@given(st.lists(st.binary(min_size=17, max_size=17), min_size=1, max_size=4))
+def test_pack_round_trip(rows):
+    matrix = np.array([_bits(row, 130) for row in rows], dtype=np.uint8)
     assert np.array_equal(unpack_rows(pack_rows(matrix), 130), matrix)
 
 
-@given(st.lists(st.lists(st.integers(0, 1), min_size=1, max_size=200), min_size=1, max_size=6))
-def test_row_parity(bits):
+@given(st.lists(st.tuples(st.integers(1, 200), st.binary(min_size=25, max_size=25)),
+                min_size=1, max_size=6))
+def test_row_parity(rows):
+    bits = [_bits(row, length) for length, row in rows]
     width = max(map(len, bits))
     matrix = np.array([row + [0] * (width - len(row)) for row in bits], dtype=np.uint8)
     assert row_parity(pack_rows(matrix)).tolist() == (matrix.sum(axis=1) % 2).tolist()

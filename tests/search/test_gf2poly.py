@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from conftest import sampled
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from twinsolve.search.gf2poly import (
@@ -155,14 +156,18 @@ def test_extended_gcd_identity(a, b, common):
         assert remainder(a, g) == 0 and remainder(b, g) == 0
 
 
-@given(st.integers(0, 120), st.integers(1, (1 << 60) - 1))
-def test_chebyshev_matches_the_recurrence_and_reduces(n, modulus):
-    plain = chebyshev(n)
-    assert plain == _value(_naive_chebyshev(n))
-    shifted = chebyshev(n, shift=1)
-    assert shifted == _naive_compose_plus_one(_naive_chebyshev(n))
-    assert chebyshev(n, modulus=modulus) == remainder(plain, modulus)
-    assert chebyshev(n, shift=1, modulus=modulus) == remainder(shifted, modulus)
+@pytest.mark.parametrize("examples", sampled([30, 100]))  # the second under `slow`
+def test_chebyshev_matches_the_recurrence_and_reduces(examples):
+    @settings(max_examples=examples)
+    @given(st.integers(0, 120), st.integers(1, (1 << 60) - 1))
+    def check(n, modulus):
+        plain = chebyshev(n)
+        assert plain == _value(_naive_chebyshev(n))
+        shifted = chebyshev(n, shift=1)
+        assert shifted == _naive_compose_plus_one(_naive_chebyshev(n))
+        assert chebyshev(n, modulus=modulus) == remainder(plain, modulus)
+        assert chebyshev(n, shift=1, modulus=modulus) == remainder(shifted, modulus)
+    check()
 
 
 @given(st.integers(0, (1 << 90) - 1), st.sampled_from((0, 1)))

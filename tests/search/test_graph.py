@@ -4,7 +4,9 @@ and against the grid engine (`search.grid.Grid`), which runs the same loops on a
 from __future__ import annotations
 
 import networkx as nx
-from hypothesis import given
+import pytest
+from conftest import sampled
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from twinsolve.search import graph
@@ -32,38 +34,51 @@ def _nx(neighbours: list[list[int]], allowed: list[bool]) -> nx.Graph:
     return g
 
 
-@given(graphs(), st.data())
-def test_distances_match_networkx(case, data):
-    neighbours, allowed = case
-    n = len(neighbours)
-    sources = data.draw(st.lists(st.integers(0, n - 1), max_size=3))
-    max_dist = data.draw(st.none() | st.integers(0, 4))
-    g = _nx(neighbours, allowed)
-    live = [s for s in sources if allowed[s]]
-    want = nx.multi_source_dijkstra_path_length(g, live, cutoff=max_dist) if live else {}
-    expected = [want.get(v, -1) for v in range(n)]
-    assert graph.distances(neighbours, sources, allowed, max_dist) == expected
-    if all(allowed):
-        assert graph.distances(neighbours, sources, max_dist=max_dist) == expected
+@pytest.mark.parametrize("examples", sampled([30, 100]))  # the second under `slow`
+def test_distances_match_networkx(examples):
+    @settings(max_examples=examples)
+    @given(graphs(), st.data())
+    def check(case, data):
+        neighbours, allowed = case
+        n = len(neighbours)
+        sources = data.draw(st.lists(st.integers(0, n - 1), max_size=3))
+        max_dist = data.draw(st.none() | st.integers(0, 4))
+        g = _nx(neighbours, allowed)
+        live = [s for s in sources if allowed[s]]
+        want = nx.multi_source_dijkstra_path_length(g, live, cutoff=max_dist) if live else {}
+        expected = [want.get(v, -1) for v in range(n)]
+        assert graph.distances(neighbours, sources, allowed, max_dist) == expected
+        if all(allowed):
+            assert graph.distances(neighbours, sources, max_dist=max_dist) == expected
+    check()
 
 
-@given(graphs())
-def test_components_match_networkx(case):
-    neighbours, allowed = case
-    found = graph.components(neighbours, allowed)
-    expected = sorted(sorted(part) for part in nx.connected_components(_nx(neighbours, allowed)))
-    assert found == expected  # ordered by first vertex, each sorted
-    labels = graph.component_labels(neighbours, allowed)
-    for label, part in enumerate(found):
-        assert all(labels[v] == label for v in part)
-    assert all(labels[v] == -1 for v in range(len(neighbours)) if not allowed[v])
+@pytest.mark.parametrize("examples", sampled([30, 100]))  # the second under `slow`
+def test_components_match_networkx(examples):
+    @settings(max_examples=examples)
+    @given(graphs())
+    def check(case):
+        neighbours, allowed = case
+        found = graph.components(neighbours, allowed)
+        parts = nx.connected_components(_nx(neighbours, allowed))
+        expected = sorted(sorted(part) for part in parts)
+        assert found == expected  # ordered by first vertex, each sorted
+        labels = graph.component_labels(neighbours, allowed)
+        for label, part in enumerate(found):
+            assert all(labels[v] == label for v in part)
+        assert all(labels[v] == -1 for v in range(len(neighbours)) if not allowed[v])
+    check()
 
 
-@given(st.integers(1, 5), st.integers(1, 5), st.data())
-def test_same_answers_as_the_grid_engine(rows, cols, data):
-    cells = rows * cols
-    closed = data.draw(st.lists(st.integers(0, cells - 1), unique=True))
-    grid = Grid(rows, cols, closed)
-    sources = data.draw(st.lists(st.integers(0, cells - 1), max_size=3))
-    assert graph.distances(grid.neighbours, sources, grid.open) == grid.distances(sources)
-    assert graph.components(grid.neighbours, grid.open) == grid.components()
+@pytest.mark.parametrize("examples", sampled([30, 100]))  # the second under `slow`
+def test_same_answers_as_the_grid_engine(examples):
+    @settings(max_examples=examples)
+    @given(st.integers(1, 5), st.integers(1, 5), st.data())
+    def check(rows, cols, data):
+        cells = rows * cols
+        closed = data.draw(st.lists(st.integers(0, cells - 1), unique=True))
+        grid = Grid(rows, cols, closed)
+        sources = data.draw(st.lists(st.integers(0, cells - 1), max_size=3))
+        assert graph.distances(grid.neighbours, sources, grid.open) == grid.distances(sources)
+        assert graph.components(grid.neighbours, grid.open) == grid.components()
+    check()

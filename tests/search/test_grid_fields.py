@@ -17,7 +17,7 @@ from itertools import pairwise
 
 import networkx as nx
 import pytest
-from conftest import serpentine_lines
+from conftest import sampled, serpentine_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,12 +58,18 @@ def cases(draw, max_side: int = 8, restricted: bool = True) -> Case:
     rows = draw(st.integers(1, max_side))
     cols = draw(st.integers(1, max_side))
     n = rows * cols
-    walls = draw(st.lists(st.sampled_from((0, 0, 0, 1)), min_size=n, max_size=n))
-    cost = draw(st.lists(st.sampled_from(COSTS), min_size=n, max_size=n))
+
+    def per_cell() -> bytes:
+        """One byte a cell, drawn at once: lists drawn cell by cell took most of the time of
+        the tests that use these cases."""
+        return draw(st.binary(min_size=n, max_size=n))
+
+    walls = [i for i, byte in enumerate(per_cell()) if byte >= 192]  # one cell in four
+    cost = [COSTS[byte % 3] for byte in per_cell()]
     within = None
     if restricted and draw(st.booleans()):
-        within = frozenset(draw(st.sets(st.integers(0, n - 1), min_size=n // 2)))
-    return Case(Grid(rows, cols, [i for i in range(n) if walls[i]]), cost, within)
+        within = frozenset(i for i, byte in enumerate(per_cell()) if byte < 192)
+    return Case(Grid(rows, cols, walls), cost, within)
 
 
 def oracle(case: Case) -> nx.DiGraph:
@@ -102,17 +108,20 @@ def assert_walk(case: Case, cells) -> None:
 # -- cost fields -----------------------------------------------------------------------------
 
 
-@settings(max_examples=80)
-@given(cases(), st.data())
-def test_cost_field_equals_networkx_multi_source_dijkstra(case, data):
-    n = case.grid.size
-    sources = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4))
-    g = oracle(case)
-    usable_sources = {s for s in sources if s in g}
-    expected = (as_field(n, nx.multi_source_dijkstra_path_length(g, usable_sources))
-                if usable_sources else [-1] * n)
-    assert cost_field(case.grid, sources, case.cost, within=case.within) == expected
-    assert cost_field(case.grid, sources, case.cost, within=case.mask()) == expected
+@pytest.mark.parametrize("examples", sampled([25, 80]))  # the second under `slow`
+def test_cost_field_equals_networkx_multi_source_dijkstra(examples):
+    @settings(max_examples=examples)
+    @given(cases(), st.data())
+    def check(case, data):
+        n = case.grid.size
+        sources = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4))
+        g = oracle(case)
+        usable_sources = {s for s in sources if s in g}
+        expected = (as_field(n, nx.multi_source_dijkstra_path_length(g, usable_sources))
+                    if usable_sources else [-1] * n)
+        assert cost_field(case.grid, sources, case.cost, within=case.within) == expected
+        assert cost_field(case.grid, sources, case.cost, within=case.mask()) == expected
+    check()
 
 
 @settings(max_examples=60)
@@ -202,22 +211,25 @@ def test_downhill_walks_a_cheapest_path_to_a_source(case, data):
 # -- A* --------------------------------------------------------------------------------------
 
 
-@settings(max_examples=80)
-@given(cases(), st.data())
-def test_astar_path_cost_equals_networkx_and_the_path_is_a_walk_of_that_cost(case, data):
-    n = case.grid.size
-    start, goal = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
-    g = oracle(case)
-    found = astar_path(case.grid, start, goal, case.cost, within=case.within)
-    if start not in g or goal not in g or not nx.has_path(g, start, goal):
-        assert found is None
-        return
-    assert found is not None
-    assert found.cost == nx.astar_path_length(g, start, goal, weight="weight")
-    assert found.cells[0] == start and found.cells[-1] == goal
-    assert_walk(case, found.cells)
-    assert walk_cost(found.cells, case.cost) == found.cost
-    assert astar_path(case.grid, start, goal, case.cost, within=case.mask()) == found
+@pytest.mark.parametrize("examples", sampled([25, 80]))  # the second under `slow`
+def test_astar_path_cost_equals_networkx_and_the_path_is_a_walk_of_that_cost(examples):
+    @settings(max_examples=examples)
+    @given(cases(), st.data())
+    def check(case, data):
+        n = case.grid.size
+        start, goal = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
+        g = oracle(case)
+        found = astar_path(case.grid, start, goal, case.cost, within=case.within)
+        if start not in g or goal not in g or not nx.has_path(g, start, goal):
+            assert found is None
+            return
+        assert found is not None
+        assert found.cost == nx.astar_path_length(g, start, goal, weight="weight")
+        assert found.cells[0] == start and found.cells[-1] == goal
+        assert_walk(case, found.cells)
+        assert walk_cost(found.cells, case.cost) == found.cost
+        assert astar_path(case.grid, start, goal, case.cost, within=case.mask()) == found
+    check()
 
 
 @settings(max_examples=60)
@@ -313,14 +325,17 @@ def test_astar_with_a_caller_lower_bound_of_zero_finds_the_same_cost(case, data)
 # -- depth-first order -----------------------------------------------------------------------
 
 
-@settings(max_examples=80)
-@given(cases(), st.data())
-def test_dfs_order_equals_networkx_dfs_preorder_in_neighbour_order(case, data):
-    start = data.draw(st.integers(0, case.grid.size - 1))
-    g = oracle(case)
-    expected = list(nx.dfs_preorder_nodes(g, start)) if start in g else []
-    assert dfs_order(case.grid, start, within=case.within) == expected
-    assert dfs_order(case.grid, start, within=case.mask()) == expected
+@pytest.mark.parametrize("examples", sampled([25, 80]))  # the second under `slow`
+def test_dfs_order_equals_networkx_dfs_preorder_in_neighbour_order(examples):
+    @settings(max_examples=examples)
+    @given(cases(), st.data())
+    def check(case, data):
+        start = data.draw(st.integers(0, case.grid.size - 1))
+        g = oracle(case)
+        expected = list(nx.dfs_preorder_nodes(g, start)) if start in g else []
+        assert dfs_order(case.grid, start, within=case.within) == expected
+        assert dfs_order(case.grid, start, within=case.mask()) == expected
+    check()
 
 
 def serpentine(side: int) -> tuple[Grid, list[int]]:

@@ -18,6 +18,7 @@ import itertools
 import random
 
 import pytest
+from conftest import sampled
 
 from twinsolve.search.grid import Grid
 from twinsolve.search.islands import SEA_LABEL, TECHNIQUES, Islands
@@ -235,12 +236,14 @@ def test_the_lookahead_finds_what_one_level_of_probing_cannot():
     assert Lookahead(prop, lambda s: [1], budget=0).run() is None  # out of budget at once
 
 
-def test_a_survey_kept_for_a_state_is_the_survey_that_state_gets_afresh(monkeypatch):
+@pytest.mark.parametrize("searches", sampled([8, 20]))  # the second under `slow`
+def test_a_survey_kept_for_a_state_is_the_survey_that_state_gets_afresh(monkeypatch, searches):
     """An island's survey is kept per state of what it reads (`islands._Survey`): along
     searches with probing on random 5x5 grids, every survey it answers from what it kept
     is the one a survey with nothing kept makes, and it does answer so (the key holds
     all the survey reads: a state met again may differ elsewhere, even beside the
-    island's land)."""
+    island's land). Each survey is made twice: the default run makes the first 8
+    searches of the 20."""
     import copy
 
     from twinsolve.search import islands as module
@@ -262,7 +265,7 @@ def test_a_survey_kept_for_a_state_is_the_survey_that_state_gets_afresh(monkeypa
 
     monkeypatch.setattr(module._Survey, "__call__", checked)
     rng = random.Random("kept surveys")
-    for _ in range(20):
+    for _ in range(searches):
         grid = Grid(5, 5)
         land = {v for v in range(grid.size) if rng.random() < 0.55}
         clues = []

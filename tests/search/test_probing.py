@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -171,36 +172,39 @@ def brute(domains, forbidden) -> list[tuple[int, ...]]:
             if not any(values[v] == x and values[w] == y for (v, w), x, y in forbidden)]
 
 
-@settings(max_examples=150)
-@given(binary_problems())
-def test_probing_is_sound_and_reaches_a_probing_fixpoint(problem):
-    domains, forbidden = problem
-    solutions = brute(domains, forbidden)
-    probed = search(build(domains, forbidden, True), max_solutions=None)
-    assert sorted(probed.solutions) == solutions and probed.exhausted
-    plain = search(build(domains, forbidden, False), max_solutions=None)
-    assert plain.count == probed.count
-    one_pass = build(domains, forbidden, True)
-    one_pass.probe_passes = 1
-    assert sorted(search(one_pass, max_solutions=None).solutions) == solutions
+@pytest.mark.parametrize("examples", sampled([50, 150]))  # the second under `slow`
+def test_probing_is_sound_and_reaches_a_probing_fixpoint(examples):
+    @settings(max_examples=examples)
+    @given(binary_problems())
+    def check(problem):
+        domains, forbidden = problem
+        solutions = brute(domains, forbidden)
+        probed = search(build(domains, forbidden, True), max_solutions=None)
+        assert sorted(probed.solutions) == solutions and probed.exhausted
+        plain = search(build(domains, forbidden, False), max_solutions=None)
+        assert plain.count == probed.count
+        one_pass = build(domains, forbidden, True)
+        one_pass.probe_passes = 1
+        assert sorted(search(one_pass, max_solutions=None).solutions) == solutions
 
-    prop = build(domains, forbidden, True)
-    if not prop.propagate():
-        assert solutions == []
-        return
-    store = prop.store
-    for v in range(len(store)):
-        assert {s[v] for s in solutions} <= set(store.values(v))  # nothing true removed
-    # A fixpoint of probing: every value left on an unfixed variable survives its trial.
-    trial = build(domains, forbidden, False)
-    trial.store.dom = list(store.dom)
-    for v in range(len(store)):
-        if not store.is_fixed(v):
-            for x in store.values(v):
-                mark = trial.store.mark()
-                trial.store.assign(v, x)
-                assert trial.propagate(), (v, x)
-                trial.store.undo(mark)
+        prop = build(domains, forbidden, True)
+        if not prop.propagate():
+            assert solutions == []
+            return
+        store = prop.store
+        for v in range(len(store)):
+            assert {s[v] for s in solutions} <= set(store.values(v))  # nothing true removed
+        # A fixpoint of probing: every value left on an unfixed variable survives its trial.
+        trial = build(domains, forbidden, False)
+        trial.store.dom = list(store.dom)
+        for v in range(len(store)):
+            if not store.is_fixed(v):
+                for x in store.values(v):
+                    mark = trial.store.mark()
+                    trial.store.assign(v, x)
+                    assert trial.propagate(), (v, x)
+                    trial.store.undo(mark)
+    check()
 
 
 # ---------------------------------------------------------------- limits

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -173,28 +174,31 @@ def _outcome(rule, store):
     return list(store.dom)
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 19), st.sampled_from([IS_TRUE, IS_FALSE]),
-                          st.booleans()), max_size=25))
-def test_region_connected_run_after_run_finds_what_a_fresh_one_finds(steps):
+@pytest.mark.parametrize("examples", sampled([50, 150]))  # the second under `slow`
+def test_region_connected_run_after_run_finds_what_a_fresh_one_finds(examples):
     """`RegionConnected` remembers the cells after its last run and skips a run that
     could find nothing; along random assignments and undos on one store it must find
     what a fresh rule finds on the same cells."""
-    grid = Grid(4, 5)
-    kept = RegionConnected(grid, IS_TRUE)
-    store = Store.booleans(grid.size)
-    marks = []
-    for cell, value, back in steps:
-        if back and marks:
-            store.undo(marks.pop())
-        if store.dom[cell] != UNDECIDED:
-            continue
-        marks.append(store.mark())
-        store.restrict(cell, value)
-        fresh = Store.booleans(grid.size)
-        fresh.dom[:] = store.dom
-        expected = _outcome(RegionConnected(grid, IS_TRUE), fresh)
-        got = _outcome(kept, store)
-        assert got == expected
-        if got is None:
-            store.undo(marks.pop())
+    @settings(max_examples=examples, deadline=None)
+    @given(st.lists(st.tuples(st.integers(0, 19), st.sampled_from([IS_TRUE, IS_FALSE]),
+                              st.booleans()), max_size=25))
+    def check(steps):
+        grid = Grid(4, 5)
+        kept = RegionConnected(grid, IS_TRUE)
+        store = Store.booleans(grid.size)
+        marks = []
+        for cell, value, back in steps:
+            if back and marks:
+                store.undo(marks.pop())
+            if store.dom[cell] != UNDECIDED:
+                continue
+            marks.append(store.mark())
+            store.restrict(cell, value)
+            fresh = Store.booleans(grid.size)
+            fresh.dom[:] = store.dom
+            expected = _outcome(RegionConnected(grid, IS_TRUE), fresh)
+            got = _outcome(kept, store)
+            assert got == expected
+            if got is None:
+                store.undo(marks.pop())
+    check()

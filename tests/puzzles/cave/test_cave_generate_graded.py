@@ -24,10 +24,15 @@ from twinsolve.puzzles.cave import rules as cave
 BATCH = {"easy": (7, 7), "medium": (7, 7), "hard": (7, 7), "extreme": (8, 8)}
 
 
+def _plan(level: str, seed: int, count: int = 2, symmetric: bool = False,
+          size: tuple[int, int] | None = None):
+    return make_plan("cave", level=level, size=size or BATCH[level], count=count, seed=seed,
+                     symmetric=symmetric)
+
+
 def _batch(level: str, seed: int, count: int = 2, symmetric: bool = False,
            size: tuple[int, int] | None = None) -> list:
-    plan = make_plan("cave", level=level, size=size or BATCH[level], count=count, seed=seed,
-                     symmetric=symmetric)
+    plan = _plan(level, seed, count, symmetric, size)
     return [find_one(plan, index) for index in range(count)]
 
 
@@ -52,7 +57,9 @@ def test_every_generated_puzzle_is_unique_for_two_backends_and_of_its_level(leve
         assert json.loads(meta["grade"]) == gen.grade(puzzle).evidence
 
 
-@pytest.mark.parametrize("level", list(BATCH))
+# hard in the default run: solved by its techniques, stuck with medium's; extreme's
+# generator runs there in test_extreme_10x10_puzzles_are_unique_few_guesses_deep_and_...
+@pytest.mark.parametrize("level", sampled(list(BATCH), keep=lambda level: level == "hard"))
 def test_levels_are_exact_and_puzzles_minimal_for_their_level(level):
     easier = gen.LEVELS[gen.LEVELS.index(level) - 1] if level != "easy" else None
     for puzzle in _batch(level, seed=5):
@@ -70,18 +77,22 @@ def test_levels_are_exact_and_puzzles_minimal_for_their_level(level):
             assert not gen._acceptable(_without(puzzle, clue.row, clue.col), level), clue
 
 
-@pytest.mark.parametrize("symmetric", sampled([False, True]))
+# Each of a batch of two, found on its own as `twinsolve generate` finds it (up to two
+# seconds each): the second symmetric one, found quickest, in the default run.
+@pytest.mark.parametrize("symmetric, index",
+                         sampled([(False, 0), (False, 1), (True, 0), (True, 1)],
+                                 keep=lambda case: case == (True, 1)))
 def test_extreme_10x10_puzzles_are_unique_few_guesses_deep_and_symmetric_when_asked(
-        symmetric):
+        symmetric, index):
     """The size the benchmark times: unique by sat, within the generator's node cap."""
-    for puzzle in _batch("extreme", seed=8, symmetric=symmetric, size=(10, 10)):
-        result = run(puzzle, "sat", Limits(timeout=60, unique=True))
-        assert (result.unique, result.verified) == (True, True)
-        cells = cave.clue_cells(puzzle)
-        if symmetric:
-            assert {(c.row, c.col) for c in cells} == \
-                {(9 - c.row, 9 - c.col) for c in cells}
-        assert json.loads(dict(puzzle.meta)["grade"])["nodes"] <= gen.GENERATED_NODES
+    puzzle = find_one(_plan("extreme", seed=8, symmetric=symmetric, size=(10, 10)), index)
+    result = run(puzzle, "sat", Limits(timeout=60, unique=True))
+    assert (result.unique, result.verified) == (True, True)
+    cells = cave.clue_cells(puzzle)
+    if symmetric:
+        assert {(c.row, c.col) for c in cells} == \
+            {(9 - c.row, 9 - c.col) for c in cells}
+    assert json.loads(dict(puzzle.meta)["grade"])["nodes"] <= gen.GENERATED_NODES
 
 
 def test_a_shipped_extreme_puzzle_needs_branching_and_is_unique():

@@ -82,28 +82,36 @@ def test_other_pysat_solver_works(corpus):
 
 # ---------------------------------------------------------------- small grids vs brute
 
-@settings(max_examples=40)
-@given(SMALL_INSTANCES["cave"])
-def test_small_grids_agree_with_brute(instance):
-    oracle = run(instance, "brute", ASKED, catch=False)
-    assert oracle.status in (Status.SOLVED, Status.UNSAT)
-    for backend in BACKENDS:
-        result = run(instance, backend, ASKED, catch=False)
-        assert (result.status, result.unique, result.count) == \
-            (oracle.status, oracle.unique, oracle.count), backend
-        assert result.solution is None or result.verified is True
+@pytest.mark.parametrize("examples", sampled([12, 40]))  # the long run under `slow`
+def test_small_grids_agree_with_brute(examples):
+    @settings(max_examples=examples)
+    @given(SMALL_INSTANCES["cave"])
+    def agrees(instance):
+        oracle = run(instance, "brute", ASKED, catch=False)
+        assert oracle.status in (Status.SOLVED, Status.UNSAT)
+        for backend in BACKENDS:
+            result = run(instance, backend, ASKED, catch=False)
+            assert (result.status, result.unique, result.count) == \
+                (oracle.status, oracle.unique, oracle.count), backend
+            assert result.solution is None or result.verified is True
+
+    agrees()
 
 
-@settings(max_examples=25)
-@given(SMALL_INSTANCES["cave"])
-def test_every_connectivity_encoding_agrees_with_brute(instance):
-    oracle = run(instance, "brute", UNIQUE, catch=False)
-    specs = [f"cpsat:connectivity={m}" for m in cave_models.CPSAT_METHODS]
-    specs += [f"sat:connectivity={m}" for m in cave_models.SAT_METHODS]
-    for spec in specs:
-        result = run(instance, spec, UNIQUE, catch=False)
-        assert (result.status, result.unique) == (oracle.status, oracle.unique), spec
-        assert result.solution is None or result.verified is True, spec
+@pytest.mark.parametrize("examples", sampled([8, 25]))  # the long run under `slow`
+def test_every_connectivity_encoding_agrees_with_brute(examples):
+    @settings(max_examples=examples)
+    @given(SMALL_INSTANCES["cave"])
+    def agrees(instance):
+        oracle = run(instance, "brute", UNIQUE, catch=False)
+        specs = [f"cpsat:connectivity={m}" for m in cave_models.CPSAT_METHODS]
+        specs += [f"sat:connectivity={m}" for m in cave_models.SAT_METHODS]
+        for spec in specs:
+            result = run(instance, spec, UNIQUE, catch=False)
+            assert (result.status, result.unique) == (oracle.status, oracle.unique), spec
+            assert result.solution is None or result.verified is True, spec
+
+    agrees()
 
 
 def test_count_on_a_grid_with_many_solutions():

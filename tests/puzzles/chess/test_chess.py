@@ -100,31 +100,39 @@ def test_shipped_instances_exist():
 
 # ---------------------------------------------------------------- brute-force agreement
 
-@settings(max_examples=30)
-@given(chess_boards(min_side=4, max_side=4, max_pieces=6))
-def test_4x4_backends_agree_with_brute(instance):
-    oracle = run(instance, "brute", COUNT, catch=False)
-    assert oracle.status in (Status.SOLVED, Status.UNSAT)
-    for backend in ("hand", "hand:engine=layers", "cpsat", "sat"):
-        result = run(instance, backend, COUNT, catch=False)
-        assert result.status is oracle.status, (backend, result.message)
-        assert (result.count, result.unique) == (oracle.count, oracle.unique), backend
-        if result.solution is not None:
-            assert result.verified and chess.verify(instance, result.solution) == []
+@pytest.mark.parametrize("examples", sampled([6, 30]))  # the long run under `slow`
+def test_4x4_backends_agree_with_brute(examples):
+    @settings(max_examples=examples)
+    @given(chess_boards(min_side=4, max_side=4, max_pieces=6))
+    def agrees(instance):
+        oracle = run(instance, "brute", COUNT, catch=False)
+        assert oracle.status in (Status.SOLVED, Status.UNSAT)
+        for backend in ("hand", "hand:engine=layers", "cpsat", "sat"):
+            result = run(instance, backend, COUNT, catch=False)
+            assert result.status is oracle.status, (backend, result.message)
+            assert (result.count, result.unique) == (oracle.count, oracle.unique), backend
+            if result.solution is not None:
+                assert result.verified and chess.verify(instance, result.solution) == []
+
+    agrees()
 
 
-@settings(max_examples=25)
-@given(st.integers(0, 10_000), st.sampled_from([(5, 5, 9, True), (6, 6, 9, False),
-                                                 (4, 6, 8, False), (5, 3, 7, False)]))
-def test_hand_symmetry_and_pruning_do_not_change_counts(seed, shape):
-    rows, cols, pieces, knights = shape
-    instance = generate.random_solvable(rows, cols, pieces, seed, knights)
-    counts = set()
-    for options in ({}, {"symmetry": False}, {"prune": False},
-                    {"symmetry": False, "prune": False}, {"engine": "layers"}):
-        result = hand.solve(instance, Limits(count=True, options={"engine": "memo", **options}))
-        counts.add(result.count)
-    assert len(counts) == 1 and counts.pop() >= 1  # solvable by construction
+@pytest.mark.parametrize("examples", sampled([8, 25]))  # the long run under `slow`
+def test_hand_symmetry_and_pruning_do_not_change_counts(examples):
+    @settings(max_examples=examples)
+    @given(st.integers(0, 10_000), st.sampled_from([(5, 5, 9, True), (6, 6, 9, False),
+                                                     (4, 6, 8, False), (5, 3, 7, False)]))
+    def same_counts(seed, shape):
+        rows, cols, pieces, knights = shape
+        instance = generate.random_solvable(rows, cols, pieces, seed, knights)
+        counts = set()
+        for options in ({}, {"symmetry": False}, {"prune": False},
+                        {"symmetry": False, "prune": False}, {"engine": "layers"}):
+            result = hand.solve(instance, Limits(count=True, options={"engine": "memo", **options}))
+            counts.add(result.count)
+        assert len(counts) == 1 and counts.pop() >= 1  # solvable by construction
+
+    same_counts()
 
 
 @pytest.mark.parametrize("text", [

@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import chess_boards
@@ -42,16 +43,20 @@ def test_layers_count_like_the_plain_rules(instance):
         assert result.verified and chess.verify(instance, result.solution) == []
 
 
-@settings(max_examples=12, deadline=None)
-@given(st.integers(0, 10_000), st.sampled_from([(5, 5, 12, True), (6, 6, 11, False),
-                                                 (8, 8, 12, False), (4, 7, 10, False)]))
-def test_layers_and_memo_agree_on_bigger_boards(seed, shape):
-    rows, cols, pieces, knights = shape
-    instance = generate.random_solvable(rows, cols, pieces, seed, knights, fewest_of=3)
-    layers = run(instance, LAYERS, COUNT, catch=False)
-    memo = run(instance, MEMO, COUNT, catch=False)
-    assert layers.count == memo.count >= 1  # solvable by construction
-    assert layers.verified and memo.verified
+@pytest.mark.parametrize("examples", sampled([4, 12]))  # the long run under `slow`
+def test_layers_and_memo_agree_on_bigger_boards(examples):
+    @settings(max_examples=examples, deadline=None)
+    @given(st.integers(0, 10_000), st.sampled_from([(5, 5, 12, True), (6, 6, 11, False),
+                                                     (8, 8, 12, False), (4, 7, 10, False)]))
+    def agree(seed, shape):
+        rows, cols, pieces, knights = shape
+        instance = generate.random_solvable(rows, cols, pieces, seed, knights, fewest_of=3)
+        layers = run(instance, LAYERS, COUNT, catch=False)
+        memo = run(instance, MEMO, COUNT, catch=False)
+        assert layers.count == memo.count >= 1  # solvable by construction
+        assert layers.verified and memo.verified
+
+    agree()
 
 
 @pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)

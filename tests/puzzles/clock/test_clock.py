@@ -24,6 +24,7 @@ from conftest import (
     assert_cli_refuses_file,
     assert_parses_or_refuses,
     assert_shipped_instances_hold,
+    sampled,
 )
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -54,26 +55,30 @@ def test_docstring_examples(module):
 
 # ---------------------------------------------------------------- against brute force
 
-@settings(max_examples=80)
-@given(clock_dials())
-@example(Instance(12, 3, 2, (4, -5, 16)))      # the example of the design notes: +4 +7, twice over
-@example(Instance(1, 0, 0, (5,)))              # one position, every step is 0
-@example(Instance(6, 1, 4, (2, 4, 8)))         # gcd 2 does not divide 3
-@example(Instance(9, 0, 8, (1,)))              # one move: the cycle, eight steps
-@example(Instance(10, 5, 5, (3, 7)))           # already there
-def test_backends_agree_with_brute(instance):
-    oracle = run(instance, "brute", ASK, catch=False)
-    assert oracle.status in (Status.OPTIMAL, Status.UNSAT)
-    assert (oracle.status is Status.UNSAT) == (clock.unreachable_reason(instance) is not None)
-    if oracle.status is Status.OPTIMAL:
-        assert oracle.objective <= clock.plan_length_bound(instance)
-    for backend in BACKENDS:
-        result = run(instance, backend, ASK, catch=False)
-        assert answer(result) == answer(oracle), (backend, result.message)
-        if result.solution is not None:
-            assert result.verified is True
-        plain = run(instance, backend, Limits(timeout=60), catch=False)  # no counting
-        assert (plain.status, plain.objective) == (oracle.status, oracle.objective), backend
+@pytest.mark.parametrize("examples", sampled([25, 80]))  # the long run under `slow`
+def test_backends_agree_with_brute(examples):
+    @settings(max_examples=examples)
+    @given(clock_dials())
+    @example(Instance(12, 3, 2, (4, -5, 16)))  # the example of the design notes: +4 +7, twice
+    @example(Instance(1, 0, 0, (5,)))          # one position, every step is 0
+    @example(Instance(6, 1, 4, (2, 4, 8)))     # gcd 2 does not divide 3
+    @example(Instance(9, 0, 8, (1,)))          # one move: the cycle, eight steps
+    @example(Instance(10, 5, 5, (3, 7)))       # already there
+    def agrees(instance):
+        oracle = run(instance, "brute", ASK, catch=False)
+        assert oracle.status in (Status.OPTIMAL, Status.UNSAT)
+        assert (oracle.status is Status.UNSAT) == (clock.unreachable_reason(instance) is not None)
+        if oracle.status is Status.OPTIMAL:
+            assert oracle.objective <= clock.plan_length_bound(instance)
+        for backend in BACKENDS:
+            result = run(instance, backend, ASK, catch=False)
+            assert answer(result) == answer(oracle), (backend, result.message)
+            if result.solution is not None:
+                assert result.verified is True
+            plain = run(instance, backend, Limits(timeout=60), catch=False)  # no counting
+            assert (plain.status, plain.objective) == (oracle.status, oracle.objective), backend
+
+    agrees()
 
 
 def test_steps_are_normalised():
@@ -182,11 +187,15 @@ WORDS = ["clock", "start", "target", "steps", "0", "1", "11", "12", "-3", "25", 
          "1e3", "9999999999"]
 
 
-@settings(max_examples=300)
-@given(word_lines(WORDS, 4), st.binary(max_size=40))
-def test_parse_fuzz_returns_or_raises_instance_error(text, noise):
-    assert_parses_or_refuses(clock, ("clock 12\n" + text, text,
-                                     "clock 7\n" + noise.decode("utf-8", "replace")))
+@pytest.mark.parametrize("examples", sampled([100, 300]))  # the long run under `slow`
+def test_parse_fuzz_returns_or_raises_instance_error(examples):
+    @settings(max_examples=examples)
+    @given(word_lines(WORDS, 4), st.binary(max_size=40))
+    def returns_or_raises(text, noise):
+        assert_parses_or_refuses(clock, ("clock 12\n" + text, text,
+                                         "clock 7\n" + noise.decode("utf-8", "replace")))
+
+    returns_or_raises()
 
 
 @given(clock_dials(max_hours=1000))

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import doctest
-import itertools
+import math
 import random
 
 import pytest
@@ -25,6 +25,7 @@ from conftest import (
     assert_cli_refuses_file,
     assert_parses_or_refuses,
     assert_shipped_instances_hold,
+    sampled,
 )
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -141,26 +142,34 @@ def test_backends_agree_with_brute(instance):
     assert (plain.status, plain.objective) == (oracle.status, oracle.objective)
 
 
-@settings(max_examples=150)
-@given(jug_puzzles(max_capacity=9))
-def test_unreachability_facts_are_sound(instance):
-    oracle = run(instance, "brute", Limits(), catch=False)
-    if jugs.unreachable_reason(instance) is not None:
-        assert oracle.status is Status.UNSAT
-    if oracle.status is Status.OPTIMAL:
-        assert oracle.objective <= jugs.plan_length_bound(instance)
-        states = jugs_models.listed_states(instance)
-        for levels in oracle.solution["states"]:  # every visited state is listed
-            assert states is None or tuple(levels) in states
+@pytest.mark.parametrize("examples", sampled([50, 150]))  # the long run under `slow`
+def test_unreachability_facts_are_sound(examples):
+    @settings(max_examples=examples)
+    @given(jug_puzzles(max_capacity=9))
+    def sound(instance):
+        oracle = run(instance, "brute", Limits(), catch=False)
+        if jugs.unreachable_reason(instance) is not None:
+            assert oracle.status is Status.UNSAT
+        if oracle.status is Status.OPTIMAL:
+            assert oracle.objective <= jugs.plan_length_bound(instance)
+            states = jugs_models.listed_states(instance)
+            for levels in oracle.solution["states"]:  # every visited state is listed
+                assert states is None or tuple(levels) in states
+
+    sound()
 
 
-@settings(max_examples=60)
-@given(jug_puzzles(max_capacity=6, max_jugs=4))
-def test_four_jugs_hand_agrees_with_brute(instance):
-    oracle = run(instance, "brute", ASK, catch=False)
-    if oracle.status is Status.UNSUPPORTED:
-        return
-    assert answer(run(instance, "hand", ASK, catch=False)) == answer(oracle)
+@pytest.mark.parametrize("examples", sampled([20, 60]))  # the long run under `slow`
+def test_four_jugs_hand_agrees_with_brute(examples):
+    @settings(max_examples=examples)
+    @given(jug_puzzles(max_capacity=6, max_jugs=4))
+    def agrees(instance):
+        oracle = run(instance, "brute", ASK, catch=False)
+        if oracle.status is Status.UNSUPPORTED:
+            return
+        assert answer(run(instance, "hand", ASK, catch=False)) == answer(oracle)
+
+    agrees()
 
 
 def test_four_jugs_up_to_50_hand_is_quick():
@@ -266,16 +275,25 @@ WORDS = ["jugs", "capacities", "start", "moves", "goal", "fill", "empty", "pour"
          "total", "exact", "0", "1", "3", "5", "9", "-1", "x", "#", "10000000"]
 
 
-@settings(max_examples=300)
-@given(word_lines(WORDS, 5), st.binary(max_size=40))
-def test_parse_fuzz_returns_or_raises_instance_error(text, noise):
-    assert_parses_or_refuses(jugs, ("jugs\n" + text, text,
-                                    "jugs\n" + noise.decode("utf-8", "replace")))
+@pytest.mark.parametrize("examples", sampled([100, 300]))  # the long run under `slow`
+def test_parse_fuzz_returns_or_raises_instance_error(examples):
+    @settings(max_examples=examples)
+    @given(word_lines(WORDS, 5), st.binary(max_size=40))
+    def returns_or_raises(text, noise):
+        assert_parses_or_refuses(jugs, ("jugs\n" + text, text,
+                                        "jugs\n" + noise.decode("utf-8", "replace")))
+
+    returns_or_raises()
 
 
-@given(jug_puzzles(max_capacity=9))
-def test_format_round_trips(instance):
-    assert jugs.parse(jugs.format(instance)) == instance
+@pytest.mark.parametrize("examples", sampled([30, 100]))  # the long run under `slow`
+def test_format_round_trips(examples):
+    @settings(max_examples=examples)
+    @given(jug_puzzles(max_capacity=9))
+    def round_trips(instance):
+        assert jugs.parse(jugs.format(instance)) == instance
+
+    round_trips()
 
 
 # ---------------------------------------------------------------- generic: layer counting
@@ -355,7 +373,7 @@ def test_layer_counts_grid_binomials_and_limits():
         return steps
 
     space = StateSpace((0, 0), right_or_down, goal_state=(n, n), predecessors=back)
-    binomial = len(list(itertools.combinations(range(2 * n), n)))
+    binomial = math.comb(2 * n, n)
     for search in (count_shortest_paths, bidirectional_count_shortest_paths):
         found = search(space)
         assert (found.cost, found.count) == (2 * n, binomial)

@@ -13,7 +13,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,26 +39,29 @@ def _header(torus: bool, sigma: bool, modulus: int) -> list[str]:
     return words + ([f"mod {modulus}"] if modulus != 2 else [])
 
 
-@settings(max_examples=60)
-@given(sides, sides, st.booleans(), st.booleans(), st.sampled_from(lightsout.PRIMES),
-       st.randoms(use_true_random=False))
-def test_compact_boards_read_and_write_back_the_same_instance(rows, cols, torus, sigma,
-                                                              modulus, rng):
-    if rows * cols <= COMPACT_CELLS:  # the grid form is written: keep its text small
-        rows = min(rows, 256)
-        cols = min(cols, COMPACT_CELLS // rows)
-    options = _header(torus, sigma, modulus) + ["lights all"]
-    rng.shuffle(options)  # options in any order, `lights all` among them
-    text = f"# source: test\nlightsout {rows} {cols} {' '.join(options)}\n"
-    board = lightsout.parse(text)
-    assert board == Instance.all_on(rows, cols, torus=torus, sigma=sigma, modulus=modulus,
-                                    meta=(("source", "test"),))
-    written = lightsout.format(board)
-    compact = max(rows, cols) > MAX_SIDE or rows * cols > COMPACT_CELLS
-    assert written.endswith(" lights all\n") == compact
-    if compact:
-        assert written.count("\n") == 2  # the metadata line and the header: no grid
-    assert lightsout.parse(written) == board
+@pytest.mark.parametrize("examples", sampled([20, 60]))  # the long run under `slow`
+def test_compact_boards_read_and_write_back_the_same_instance(examples):
+    @settings(max_examples=examples)
+    @given(sides, sides, st.booleans(), st.booleans(), st.sampled_from(lightsout.PRIMES),
+           st.randoms(use_true_random=False))
+    def round_trips(rows, cols, torus, sigma, modulus, rng):
+        if rows * cols <= COMPACT_CELLS:  # the grid form is written: keep its text small
+            rows = min(rows, 256)
+            cols = min(cols, COMPACT_CELLS // rows)
+        options = _header(torus, sigma, modulus) + ["lights all"]
+        rng.shuffle(options)  # options in any order, `lights all` among them
+        text = f"# source: test\nlightsout {rows} {cols} {' '.join(options)}\n"
+        board = lightsout.parse(text)
+        assert board == Instance.all_on(rows, cols, torus=torus, sigma=sigma, modulus=modulus,
+                                        meta=(("source", "test"),))
+        written = lightsout.format(board)
+        compact = max(rows, cols) > MAX_SIDE or rows * cols > COMPACT_CELLS
+        assert written.endswith(" lights all\n") == compact
+        if compact:
+            assert written.count("\n") == 2  # the metadata line and the header: no grid
+        assert lightsout.parse(written) == board
+
+    round_trips()
 
 
 def test_the_grid_and_the_compact_form_of_a_board_are_one_instance():

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import assert_cli_refuses_file, assert_parses_or_refuses
-from hypothesis import given
+from conftest import assert_cli_refuses_file, assert_parses_or_refuses, sampled
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import lightsout_boards
 
@@ -72,14 +72,19 @@ def test_parse_fuzz_text_returns_or_raises_instance_error(text):
     assert lightsout.parse(lightsout.format(instance)) == instance
 
 
-@given(st.integers(1, 6), st.integers(1, 6), st.booleans(), st.booleans(),
-       st.sampled_from(lightsout.PRIMES), st.data())
-def test_format_parse_round_trip(rows, cols, torus, sigma, modulus, data):
-    lights = tuple(tuple(data.draw(st.lists(st.integers(0, modulus - 1), min_size=cols,
-                                            max_size=cols))) for _ in range(rows))
-    board = lightsout.Instance(rows, cols, lights, torus, sigma, modulus,
-                               (("source", "test"), ("expect-objective", "3")))
-    assert lightsout.parse(lightsout.format(board)) == board
+@pytest.mark.parametrize("examples", sampled([30, 100]))  # the long run under `slow`
+def test_format_parse_round_trip(examples):
+    @settings(max_examples=examples)
+    @given(st.integers(1, 6), st.integers(1, 6), st.booleans(), st.booleans(),
+           st.sampled_from(lightsout.PRIMES), st.data())
+    def round_trips(rows, cols, torus, sigma, modulus, data):
+        lights = tuple(tuple(data.draw(st.lists(st.integers(0, modulus - 1), min_size=cols,
+                                                max_size=cols))) for _ in range(rows))
+        board = lightsout.Instance(rows, cols, lights, torus, sigma, modulus,
+                                   (("source", "test"), ("expect-objective", "3")))
+        assert lightsout.parse(lightsout.format(board)) == board
+
+    round_trips()
 
 
 def test_body_line_starting_with_hash_is_not_a_comment():

@@ -66,13 +66,17 @@ def test_mod2_models_agree_with_brute(instance):
     assert_agrees(instance, "sat", oracle)
 
 
-@settings(max_examples=40)
-@given(boards((3, 5, 7)))
-@example(Instance(1, 1, ((2,),), torus=True, modulus=5))   # five hits on itself: no effect
-@example(Instance(2, 3, ((1, 2, 0), (0, 2, 1)), torus=True, sigma=True, modulus=3))
-def test_modk_cpsat_agrees_with_brute(instance):
-    oracle = run(instance, "brute", ASK, catch=False)
-    assert_agrees(instance, "cpsat", oracle)
+@pytest.mark.parametrize("examples", sampled([12, 40]))  # the long run under `slow`
+def test_modk_cpsat_agrees_with_brute(examples):
+    @settings(max_examples=examples)
+    @given(boards((3, 5, 7)))
+    @example(Instance(1, 1, ((2,),), torus=True, modulus=5))   # five hits on itself: no effect
+    @example(Instance(2, 3, ((1, 2, 0), (0, 2, 1)), torus=True, sigma=True, modulus=3))
+    def agrees(instance):
+        oracle = run(instance, "brute", ASK, catch=False)
+        assert_agrees(instance, "cpsat", oracle)
+
+    agrees()
 
 
 def test_sat_refuses_mod3():
@@ -167,25 +171,29 @@ def weighted_formulas(draw):
     return clauses, cost
 
 
-@settings(max_examples=50)
-@given(weighted_formulas(), st.sampled_from(["linear", "rc2"]),
-       st.sampled_from(["cadical195", "glucose4"]))
-def test_minimise_and_count_match_enumeration(formula, method, solver):
-    clauses, cost_lits = formula
-    enc = sat_common.Encoding()
-    variables = [enc.var("v", i) for i in range(1, 8)]
-    enc.clauses += [list(c) for c in clauses]
-    costs = []
-    for bits in itertools.product((0, 1), repeat=7):
-        model = {v if b else -v for v, b in zip(variables, bits, strict=True)}
-        if all(any(lit in model for lit in c) for c in clauses):
-            costs.append(sum(lit in model for lit in cost_lits))
-    best = sat_common.minimise(enc, cost_lits, solver, Deadline(None), method)
-    if not costs:
-        assert best.status is Status.UNSAT
-        return
-    assert (best.status, best.cost) == (Status.OPTIMAL, min(costs))
-    tally = sat_common.count_solutions(enc, variables, solver, Deadline(None), cost_lits,
-                                       best.cost, known=best.model)
-    assert (tally.complete, tally.count) == (True, costs.count(min(costs)))
-    assert enc.clauses == [list(c) for c in clauses]  # the caller's encoding is untouched
+@pytest.mark.parametrize("examples", sampled([15, 50]))  # the long run under `slow`
+def test_minimise_and_count_match_enumeration(examples):
+    @settings(max_examples=examples)
+    @given(weighted_formulas(), st.sampled_from(["linear", "rc2"]),
+           st.sampled_from(["cadical195", "glucose4"]))
+    def matches(formula, method, solver):
+        clauses, cost_lits = formula
+        enc = sat_common.Encoding()
+        variables = [enc.var("v", i) for i in range(1, 8)]
+        enc.clauses += [list(c) for c in clauses]
+        costs = []
+        for bits in itertools.product((0, 1), repeat=7):
+            model = {v if b else -v for v, b in zip(variables, bits, strict=True)}
+            if all(any(lit in model for lit in c) for c in clauses):
+                costs.append(sum(lit in model for lit in cost_lits))
+        best = sat_common.minimise(enc, cost_lits, solver, Deadline(None), method)
+        if not costs:
+            assert best.status is Status.UNSAT
+            return
+        assert (best.status, best.cost) == (Status.OPTIMAL, min(costs))
+        tally = sat_common.count_solutions(enc, variables, solver, Deadline(None), cost_lits,
+                                           best.cost, known=best.model)
+        assert (tally.complete, tally.count) == (True, costs.count(min(costs)))
+        assert enc.clauses == [list(c) for c in clauses]  # the caller's encoding is untouched
+
+    matches()

@@ -171,18 +171,22 @@ def _streamed(board: Instance, presses: list[str]) -> list[str]:
     return verify_rows(board.rows, board.cols, _int_rows(board), rows, board.sigma)
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.sampled_from([(48, 48, False), (37, 61, False), (61, 37, True), (2, 90, True)]),
-       st.integers(0, 10 ** 6), st.data())
-def test_streamed_check_rejects_one_flipped_press_anywhere(shape, seed, data):
-    rows, cols, sigma = shape
-    board, presses = _solved(rows, cols, seed, sigma)
-    assert _streamed(board, presses) == [] == verify(board, {"presses": presses})
-    r = data.draw(st.integers(0, rows - 1), label="row")
-    c = data.draw(st.integers(0, cols - 1), label="column")
-    wrong = _flipped(presses, r, c)
-    problems = _streamed(board, wrong)
-    assert problems and problems == verify(board, {"presses": wrong})
+@pytest.mark.parametrize("examples", sampled([20, 60]))  # the long run under `slow`
+def test_streamed_check_rejects_one_flipped_press_anywhere(examples):
+    @settings(max_examples=examples, deadline=None)
+    @given(st.sampled_from([(48, 48, False), (37, 61, False), (61, 37, True), (2, 90, True)]),
+           st.integers(0, 10 ** 6), st.data())
+    def rejects(shape, seed, data):
+        rows, cols, sigma = shape
+        board, presses = _solved(rows, cols, seed, sigma)
+        assert _streamed(board, presses) == [] == verify(board, {"presses": presses})
+        r = data.draw(st.integers(0, rows - 1), label="row")
+        c = data.draw(st.integers(0, cols - 1), label="column")
+        wrong = _flipped(presses, r, c)
+        problems = _streamed(board, wrong)
+        assert problems and problems == verify(board, {"presses": wrong})
+
+    rejects()
 
 
 def test_streamed_check_rejects_flips_in_the_first_and_last_rows_and_corners():

@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import assert_bad_file, assert_cli_refuses_file
+from conftest import assert_bad_file, assert_cli_refuses_file, sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import mirror_levels
@@ -188,10 +188,14 @@ def _agree(instance: Instance) -> None:
             assert result.verified is True, (backend, result.message)
 
 
-@settings(max_examples=120)
-@given(mirror_levels(max_side=6, max_rotatable=12, max_lasers=1))
-def test_single_laser_levels_agree_with_brute(instance):
-    _agree(instance)
+@pytest.mark.parametrize("examples", sampled([40, 120]))  # the long run under `slow`
+def test_single_laser_levels_agree_with_brute(examples):
+    @settings(max_examples=examples)
+    @given(mirror_levels(max_side=6, max_rotatable=12, max_lasers=1))
+    def agrees(instance):
+        _agree(instance)
+
+    agrees()
 
 
 @pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
@@ -226,13 +230,17 @@ def _heuristic_never_overestimates(search: MirrorSearch, state) -> float:
     return exact
 
 
-@settings(max_examples=150)
-@given(st.one_of(mirror_levels(max_side=6, max_rotatable=8, max_lasers=3), dense_levels()))
-def test_hand_heuristic_is_admissible_in_every_state(instance):
-    search = MirrorSearch(instance)
-    start = search.start()
-    if start is not None:
-        _heuristic_never_overestimates(search, start)
+@pytest.mark.parametrize("examples", sampled([50, 150]))  # the long run under `slow`
+def test_hand_heuristic_is_admissible_in_every_state(examples):
+    @settings(max_examples=examples)
+    @given(st.one_of(mirror_levels(max_side=6, max_rotatable=8, max_lasers=3), dense_levels()))
+    def admissible(instance):
+        search = MirrorSearch(instance)
+        start = search.start()
+        if start is not None:
+            _heuristic_never_overestimates(search, start)
+
+    admissible()
 
 
 def test_a_flipped_mirror_met_again_costs_nothing_more():
@@ -286,29 +294,41 @@ def test_cli_reports_bad_input_in_one_line_with_exit_2(tmp_path, name, cli):
     assert_cli_refuses_file(cli, tmp_path, name, *BAD[name][:2])
 
 
-@settings(max_examples=300)
-@given(st.text(alphabet="mirror goal any all 0123456789\n\r\t./\\?#TS><^vx", max_size=80))
-def test_parse_returns_or_raises_instance_error_only(text):
-    try:
-        instance = parse(text)
-    except InstanceError:
-        return
-    assert isinstance(instance, Instance)
+@pytest.mark.parametrize("examples", sampled([100, 300]))  # the long run under `slow`
+def test_parse_returns_or_raises_instance_error_only(examples):
+    @settings(max_examples=examples)
+    @given(st.text(alphabet="mirror goal any all 0123456789\n\r\t./\\?#TS><^vx", max_size=80))
+    def returns_or_raises(text):
+        try:
+            instance = parse(text)
+        except InstanceError:
+            return
+        assert isinstance(instance, Instance)
+
+    returns_or_raises()
 
 
-@settings(max_examples=200)
-@given(st.text(max_size=40), st.integers(1, 3), st.integers(1, 3))
-def test_parse_of_any_body_returns_or_raises_instance_error_only(body, rows, cols):
-    try:
-        parse(f"mirror {rows} {cols}\n{body}")
-    except InstanceError:
-        pass
+@pytest.mark.parametrize("examples", sampled([60, 200]))  # the long run under `slow`
+def test_parse_of_any_body_returns_or_raises_instance_error_only(examples):
+    @settings(max_examples=examples)
+    @given(st.text(max_size=40), st.integers(1, 3), st.integers(1, 3))
+    def returns_or_raises(body, rows, cols):
+        try:
+            parse(f"mirror {rows} {cols}\n{body}")
+        except InstanceError:
+            pass
+
+    returns_or_raises()
 
 
-@settings(max_examples=100)
-@given(mirror_levels(max_side=6, max_rotatable=12))
-def test_format_round_trips(instance):
-    assert parse(format(instance)) == instance
+@pytest.mark.parametrize("examples", sampled([30, 100]))  # the long run under `slow`
+def test_format_round_trips(examples):
+    @settings(max_examples=examples)
+    @given(mirror_levels(max_side=6, max_rotatable=12))
+    def round_trips(instance):
+        assert parse(format(instance)) == instance
+
+    round_trips()
 
 
 def test_format_keeps_metadata_and_goal():
