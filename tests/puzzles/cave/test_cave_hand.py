@@ -264,15 +264,21 @@ def agrees_with_brute(instance, probe):
     return oracle
 
 
-@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
-@settings(max_examples=100)
-@given(random_clue_caves(), st.booleans())
-def test_hand_agrees_with_brute_on_random_clues(instance, probe):
-    agrees_with_brute(instance, probe)
+@pytest.mark.parametrize("examples", sampled([10, 100]))  # the long run under `slow`
+def test_hand_agrees_with_brute_on_random_clues(examples):
+    @settings(max_examples=examples)
+    @given(random_clue_caves(), st.booleans())
+    def agrees(instance, probe):
+        agrees_with_brute(instance, probe)
+
+    agrees()
 
 
-@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
-@settings(max_examples=100)
-@given(derived_caves(), st.booleans())
-def test_hand_agrees_with_brute_on_clues_of_a_valid_cave(instance, probe):
-    assert agrees_with_brute(instance, probe).status is Status.SOLVED
+@pytest.mark.parametrize("examples", sampled([10, 100]))  # the long run under `slow`
+def test_hand_agrees_with_brute_on_clues_of_a_valid_cave(examples):
+    @settings(max_examples=examples)
+    @given(derived_caves(), st.booleans())
+    def agrees(instance, probe):
+        assert agrees_with_brute(instance, probe).status is Status.SOLVED
+
+    agrees()

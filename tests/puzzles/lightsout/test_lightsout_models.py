@@ -51,19 +51,22 @@ def assert_agrees(instance: Instance, backend: str, oracle) -> None:
 
 # Hand-picked corners: a lit cell no press reaches (sigma 1x1), a press that
 # hits its own cell twice on a 2-wide torus, and an all-off board.
-@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
-@settings(max_examples=70)
-@given(boards((2,)))
-@example(Instance(1, 1, ((1,),), sigma=True))
-@example(Instance(1, 1, ((1,),), torus=True, sigma=True))
-@example(Instance(2, 2, ((1, 0), (0, 1)), torus=True))
-@example(Instance(3, 3, ((0,) * 3,) * 3))
-@example(Instance.all_on(4))
-def test_mod2_models_agree_with_brute(instance):
-    oracle = run(instance, "brute", ASK, catch=False)
-    assert oracle.status in (Status.OPTIMAL, Status.UNSAT)
-    assert_agrees(instance, "cpsat", oracle)
-    assert_agrees(instance, "sat", oracle)
+@pytest.mark.parametrize("examples", sampled([10, 70]))  # the long run under `slow`
+def test_mod2_models_agree_with_brute(examples):
+    @settings(max_examples=examples)
+    @given(boards((2,)))
+    @example(Instance(1, 1, ((1,),), sigma=True))
+    @example(Instance(1, 1, ((1,),), torus=True, sigma=True))
+    @example(Instance(2, 2, ((1, 0), (0, 1)), torus=True))
+    @example(Instance(3, 3, ((0,) * 3,) * 3))
+    @example(Instance.all_on(4))
+    def agrees(instance):
+        oracle = run(instance, "brute", ASK, catch=False)
+        assert oracle.status in (Status.OPTIMAL, Status.UNSAT)
+        assert_agrees(instance, "cpsat", oracle)
+        assert_agrees(instance, "sat", oracle)
+
+    agrees()
 
 
 @pytest.mark.parametrize("examples", sampled([12, 40]))  # the long run under `slow`
