@@ -150,6 +150,13 @@ def in_process(tasks: Iterable[Any], budget: Any) -> Iterator[tuple[Any, Any]]:
         yield task, record_of(task, result, 0.01, 0.01, budget.timeout, budget.memory_mb)
 
 
+@pytest.fixture
+def pool_in_process(monkeypatch) -> None:
+    """The `bench` command's worker pool replaced by `in_process`: for a test of what bench
+    prints, stores or draws through the command, where the pool is not the point."""
+    monkeypatch.setattr("twinsolve.bench.suite.LocalPool", lambda jobs: in_process)
+
+
 def sampled(values: Iterable[Any], keep: int | Callable[[Any], bool] = 1) -> list[Any]:
     """`values` for `parametrize` with those `keep` picks in the default run (the first
     `keep`, or those it returns True for) and the rest marked `slow` (`pytest -m slow`,

@@ -90,9 +90,9 @@ def test_identical_boards_are_separate_tasks_judged_by_their_own_metadata(tmp_pa
     assert (hand["runs"], hand["wrong"]) == (4, 1)
 
 
-def test_resume_says_what_it_does_and_fresh_runs_again(suite, tmp_path, cli, monkeypatch):
+def test_resume_says_what_it_does_and_fresh_runs_again(suite, tmp_path, cli,
+                                                        pool_in_process):
     # what is stored and said is the point, not the pool: its runs are made in process
-    monkeypatch.setattr("twinsolve.bench.suite.LocalPool", lambda jobs: in_process)
     db = tmp_path / "f.sqlite"
     args = ("bench", str(suite), "--backends", "brute", "--db", str(db), "--quiet", "--jobs", "1")
     assert cli(*args, cwd=tmp_path).returncode == 0

@@ -8,7 +8,7 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 
-from conftest import ROOT, in_process
+from conftest import ROOT
 
 INSTANCES = ROOT / "instances"
 
@@ -21,9 +21,8 @@ def figures(page: str) -> list[tuple[str, str]]:
 
 
 def test_the_report_draws_solved_instances_and_each_backends_slowest(tmp_path, cli,
-                                                                     monkeypatch):
+                                                                     pool_in_process):
     # the pictures are the point, not the pool: bench's runs are made in process
-    monkeypatch.setattr("twinsolve.bench.suite.LocalPool", lambda jobs: in_process)
     suite = tmp_path / "suite"
     (suite / "lightsout").mkdir(parents=True)
     for name in ("all-on-03x03.txt", "all-on-04x04.txt", "all-on-05x05.txt",

@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import in_process
 from rich.console import Console
 
 from twinsolve.bench.columns import TOTALS_COLUMNS, format_value
@@ -238,9 +237,9 @@ def test_no_problems_prints_nothing():
     assert console.export_text() == ""
 
 
-def test_bench_lists_the_problem_runs_before_the_table(tmp_path: Path, cli, monkeypatch):
+def test_bench_lists_the_problem_runs_before_the_table(tmp_path: Path, cli,
+                                                        pool_in_process):
     # what bench prints is the point, not the pool: its runs are made in process
-    monkeypatch.setattr("twinsolve.bench.suite.LocalPool", lambda jobs: in_process)
     (tmp_path / "one.txt").write_text("lightsout 2 2\n11\n11\n")
     (tmp_path / "two.txt").write_text("# expect-objective: 3\nlightsout 2 2\n10\n01\n")
     done = cli("bench", tmp_path, "--backends", "brute,fault-wrong", "--db", tmp_path / "r.sqlite",

@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from conftest import in_process, twinsolve
+from conftest import twinsolve
 
 from twinsolve.cli import main
 
@@ -67,9 +67,8 @@ def test_bad_timeout_and_missing_path_are_usage_errors(boards, tmp_path, cli):
     assert proc.returncode == 2 and "no such file" in proc.stderr
 
 
-def test_bench_prints_the_totals_of_each_backend(boards, tmp_path, cli, monkeypatch):
+def test_bench_prints_the_totals_of_each_backend(boards, tmp_path, cli, pool_in_process):
     # the table is the point, not the pool (tests/bench has that): runs made in process
-    monkeypatch.setattr("twinsolve.bench.suite.LocalPool", lambda jobs: in_process)
     # --db and cwd both in tmp_path: bench's default database is ./twinsolve-bench.sqlite.
     proc = cli("bench", str(boards), "--backends", "brute,hand", "--quiet", "--jobs", "1",
                      "--db", str(tmp_path / "bench.sqlite"), cwd=tmp_path)

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, in_process
+from conftest import ROOT
 
 from twinsolve.cli import main
 from twinsolve.core.limits import Limits
@@ -248,9 +248,8 @@ def test_a_board_too_large_to_draw_is_rendered_as_one_line(tmp_path, cli):
 
 
 def test_bench_runs_hands_summary_and_records_the_others_as_unsupported(tmp_path, cli,
-                                                                        monkeypatch):
+                                                                        pool_in_process):
     # what bench runs and stores is the point, not the pool: its runs are made in process
-    monkeypatch.setattr("twinsolve.bench.suite.LocalPool", lambda jobs: in_process)
     suite = tmp_path / "suite"
     suite.mkdir()
     write(suite, "tall.txt", TALL)
