@@ -4,11 +4,14 @@
   contradiction the rules alone miss; it leaves the store as it found it
   when every trial holds; `candidates` and `order` choose what is tried;
   `probe_passes` stops probing before its fixpoint.
+- Forcing: what every value of a variable implies holds (a value both
+  trials fix, the union of what three trials leave), which probing alone
+  leaves open; the solutions stay the same.
 - Random small constraint problems (hypothesis) against brute force: with
-  probing (to a fixpoint or one pass) the search counts exactly the
-  brute-force solutions, probing never removes a value some solution uses,
-  and after `propagate()` every value left on a candidate propagates without
-  failing (a probing fixpoint).
+  probing (to a fixpoint or one pass, forcing or not) the search counts
+  exactly the brute-force solutions, probing never removes a value some
+  solution uses, and after `propagate()` every value left on a candidate
+  propagates without failing (a probing fixpoint).
 - Limits: a deadline stops propagation (root or mid-trial) with
   `LimitReached`, not a contradiction; `search` reports it as a stop, and
   a trial under way is undone, its value kept.
@@ -138,6 +141,40 @@ def test_probe_passes_bound_the_passes():
     assert (fixpoint.probes, one.probes) == (6, 4)  # both: A, B (B = 1 fails); then A again
 
 
+def forked(forcing: bool) -> Propagator:
+    """A = 1 fixes B = 1; A = 0 fixes C = 1, which fixes B = 1. No rule reads back, so no
+    single trial fails: B = 1 follows from both values of A only."""
+    prop = Propagator(Store.booleans(3))
+    prop.add_rule(implies(A, 1, B, 1), (A,))
+    prop.add_rule(implies(A, 0, C, 1), (A,))
+    prop.add_rule(implies(C, 1, B, 1), (C,))
+    prop.enable_probing(forcing=forcing)
+    return prop
+
+
+def test_forcing_keeps_what_every_value_of_a_variable_implies():
+    probed, forced = forked(False), forked(True)
+    assert probed.propagate() and probed.store.assignment() == (None, None, None)
+    assert forced.propagate() and forced.store.assignment() == (None, 1, None)
+    every = search(forked(False), max_solutions=None)
+    assert sorted(every.solutions) == [(0, 1, 1), (1, 1, 0), (1, 1, 1)]
+    assert sorted(search(forced, max_solutions=None).solutions) == sorted(every.solutions)
+
+
+def test_forcing_keeps_the_union_of_what_the_trials_leave():
+    """X = 0 leaves Y {0}, X = 1 and X = 2 leave it {1}: Y loses 2 and keeps 0 and 1;
+    Z, which X = 2 leaves alone, keeps all its values."""
+    prop = Propagator(Store.uniform(3, range(3)))
+    prop.add_rule(implies(0, 0, 1, 0), (0,))
+    prop.add_rule(implies(0, 1, 1, 1), (0,))
+    prop.add_rule(implies(0, 2, 1, 1), (0,))
+    prop.add_rule(implies(0, 1, 2, 0), (0,))
+    prop.add_rule(implies(0, 0, 2, 0), (0,))
+    prop.enable_probing(candidates=lambda store: [0], forcing=True)
+    assert prop.propagate()
+    assert [prop.store.values(v) for v in range(3)] == [[0, 1, 2], [0, 1], [0, 1, 2]]
+
+
 # ---------------------------------------------------------------- against brute force
 
 
@@ -152,7 +189,7 @@ def binary_problems(draw):
     return domains, forbidden
 
 
-def build(domains, forbidden, probe: bool) -> Propagator:
+def build(domains, forbidden, probe: bool, forcing: bool = False) -> Propagator:
     """A forbidden pair (v, x, w, y) is the rule: v == x removes y from w, and back."""
     prop = Propagator(Store(domains))
     for (v, w), x, y in forbidden:
@@ -163,7 +200,7 @@ def build(domains, forbidden, probe: bool) -> Propagator:
                 store.remove(v, x)
         prop.add_rule(rule, (v, w))
     if probe:
-        prop.enable_probing()
+        prop.enable_probing(forcing=forcing)
     return prop
 
 
@@ -186,14 +223,17 @@ def test_probing_is_sound_and_reaches_a_probing_fixpoint(examples):
         one_pass = build(domains, forbidden, True)
         one_pass.probe_passes = 1
         assert sorted(search(one_pass, max_solutions=None).solutions) == solutions
+        forced = search(build(domains, forbidden, True, forcing=True), max_solutions=None)
+        assert sorted(forced.solutions) == solutions
 
-        prop = build(domains, forbidden, True)
-        if not prop.propagate():
-            assert solutions == []
-            return
-        store = prop.store
-        for v in range(len(store)):
-            assert {s[v] for s in solutions} <= set(store.values(v))  # nothing true removed
+        for forcing in (True, False):
+            prop = build(domains, forbidden, True, forcing)
+            if not prop.propagate():
+                assert solutions == []
+                return
+            for v in range(len(prop.store)):  # nothing true removed
+                assert {s[v] for s in solutions} <= set(prop.store.values(v)), forcing
+        store = prop.store  # probing without forcing, as the fixpoint below asks
         # A fixpoint of probing: every value left on an unfixed variable survives its trial.
         trial = build(domains, forbidden, False)
         trial.store.dom = list(store.dom)

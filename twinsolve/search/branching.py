@@ -14,8 +14,8 @@ branching choice, a reading of values as the puzzle's answer), then:
 
 Statistics: `nodes` (values tried at branching points; 0 when the root
 settled it), `propagations` (rule runs) and, with probing on, `probes`
-(failed-literal trials). The back-end's one option is `probe=true|false`
-(`check_probe_option`).
+(failed-literal trials). The back-end's option is `probe=true|false`
+(`check_probe_option`, which checks a back-end's further on-off switches too).
 """
 
 from __future__ import annotations
@@ -30,10 +30,13 @@ from .propagate import Propagator, Store, search
 __all__ = ["check_probe_option", "Searchable", "solve_by_search"]
 
 
-def check_probe_option(limits: Limits, backend: str = "hand") -> None:
-    """The back-end's one option, `probe=true|false` (the registry's checker)."""
-    limits.check_options(backend, ("probe",))
-    limits.flag("probe", True)
+def check_probe_option(limits: Limits, backend: str = "hand",
+                       switches: tuple[str, ...] = ()) -> None:
+    """The back-end's option `probe=true|false`, and as many more on-off `switches`
+    (default on), as the registry's checker."""
+    limits.check_options(backend, ("probe", *switches))
+    for name in ("probe", *switches):
+        limits.flag(name, True)
 
 
 class Searchable(Protocol):

@@ -33,6 +33,15 @@ solutions stay exact. Trials are counted in
 `probes`, not as search nodes. The last pass's trials, with how far each
 reached (`impact`), give a search its branching variable (`most_impact`).
 
+Forcing (`enable_probing(forcing=True)`): when every value of a variable was
+tried and held, what all the trials agree on holds too: each other
+variable keeps only the values some trial left it (the union of its domains
+at the trials' fixpoints), as every solution takes one of the values tried.
+It costs no trial of its own, only keeping what the first trials narrowed:
+the look-ahead SAT solvers' necessary assignments, a Sudoku solver's cell
+forcing chain. A narrowing counts as a removal: the pass goes on from its
+fixpoint and another pass follows.
+
 Limits. A propagator may carry a `deadline`; a `core.limits.Poller` reads
 it every 16 rule runs (`search`'s poller, `Propagator.poller(node_limit)`,
 every 16 nodes too), since on a large problem one node's propagation alone
@@ -292,6 +301,7 @@ class Propagator:
         self.impact: dict[tuple[int, int], int] = {}
         self._probing: tuple[Callable[[Store], Iterable[int]],
                              Callable[[Store, int], Iterable[int]] | None] | None = None
+        self._forcing = False
         self._rules: list[Rule] = []
         self._priority: list[int] = []
         self._watchers: list[list[int]] = [[] for _ in range(len(store))]
@@ -346,14 +356,17 @@ class Propagator:
         self,
         candidates: Callable[[Store], Iterable[int]] | None = None,
         order: Callable[[Store, int], Iterable[int]] | None = None,
+        forcing: bool = False,
     ) -> None:
         """Probe at every fixpoint that follows a change (failed-literal detection).
 
         `candidates(store)` gives the variables to probe, read again at each
         pass (default: every variable; fixed ones are skipped); `order(store,
-        var)` the values to try, in turn (default: the domain, ascending).
+        var)` the values to try, in turn (default: the domain, ascending);
+        `forcing`: keep what every value of a variable implies (module docstring).
         """
         self._probing = (candidates or (lambda store: range(len(store))), order)
+        self._forcing = forcing
 
     def propagate(self) -> bool:
         """Run queued rules to a fixpoint, then probe if enabled and anything changed.
@@ -436,16 +449,29 @@ class Propagator:
             # is skipped. A removal makes the store stronger and clears the set.
             consistent: set[tuple[int, int]] = set()
             for var in candidates(store):
+                # What each value's trial narrowed, while every value tried held (forcing).
+                outcomes: list[dict[int, int]] | None = [] if self._forcing else None
                 for x in store.values(var) if order is None else order(store, var):
                     if store.is_fixed(var):
                         break
-                    if (var, x) in consistent or not store.contains(var, x):
+                    if not store.contains(var, x):
                         continue
-                    if not self._holds(var, x, consistent, impact):
+                    if (var, x) in consistent:
+                        outcomes = None  # a value left untried: nothing is forced
+                        continue
+                    narrowed = self._holds(var, x, consistent, impact)
+                    if narrowed is None:
                         failed = True
+                        outcomes = None
                         consistent.clear()
                         store.remove(var, x)
                         self._fixpoint()  # its consequences now, so later probes see them
+                    elif outcomes is not None:
+                        outcomes.append(narrowed)
+                if outcomes and len(outcomes) > 1 and self._force(outcomes):
+                    failed = True
+                    consistent.clear()
+                    self._fixpoint()
 
     def most_impact(self) -> int | None:
         """The unfixed variable whose trials in the last probing pass narrowed the most
@@ -468,10 +494,10 @@ class Propagator:
         return scores
 
     def _holds(self, var: int, x: int, fixed: set[tuple[int, int]],
-               impact: dict[tuple[int, int], int]) -> bool:
-        """Whether `var = x` propagates without contradiction; the store is left as it was.
-
-        When it does, the literals it fixed are added to `fixed`."""
+               impact: dict[tuple[int, int], int]) -> dict[int, int] | None:
+        """What `var = x` narrows when it propagates without contradiction (each narrowed
+        variable's domain at the fixpoint), None when it fails; the store is left as it
+        was. When it holds, the literals it fixed are added to `fixed`."""
         self.probes += 1
         store = self.store
         mark = store.mark()
@@ -480,16 +506,33 @@ class Propagator:
             self._fixpoint()
             dom = store.dom
             impact[var, x] = len(store.trail) - mark
+            narrowed = {}
             for v, _ in store.trail[mark:]:
-                m = dom[v]
+                m = narrowed[v] = dom[v]
                 if not m & (m - 1):
                     fixed.add((v, m.bit_length() - 1))
-            return True
+            return narrowed
         except Contradiction:
             self._reset()
-            return False
+            return None
         finally:
             store.undo(mark)
+
+    def _force(self, outcomes: list[dict[int, int]]) -> bool:
+        """Narrow each variable that every trial narrowed to the union of its domains at
+        their fixpoints (forcing, the module docstring); whether anything narrowed."""
+        store = self.store
+        first, others = outcomes[0], outcomes[1:]
+        narrowed = False
+        for v, union in first.items():
+            for outcome in others:
+                mask = outcome.get(v)
+                if mask is None:
+                    break  # a trial left v as it was: its union is the whole domain
+                union |= mask
+            else:
+                narrowed = store.restrict(v, union) or narrowed
+        return narrowed
 
 
 def most_constrained(store: Store) -> int | None:

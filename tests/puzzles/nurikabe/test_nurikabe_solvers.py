@@ -131,8 +131,10 @@ def test_a_question_mark_clue_takes_any_size():
 def test_options_are_read_or_refused():
     instance = nurikabe.parse(TWO)
     assert run(instance, "hand:probe=false", Limits(timeout=30, count=True)).count == 2
+    assert run(instance, "hand:forcing=false", Limits(timeout=30, count=True)).count == 2
     assert run(instance, "cpsat:connectivity=lazy", Limits(timeout=30, count=True)).count == 2
-    for spec in ("hand:guess=1", "cpsat:connectivity=magic", "sat:colour=red"):
+    for spec in ("hand:guess=1", "hand:forcing=maybe", "cpsat:connectivity=magic",
+                 "sat:colour=red"):
         with pytest.raises(UsageError):
             run(instance, spec, Limits(timeout=30))
 
