@@ -61,7 +61,7 @@ from ...core.clue_grid import check_grid_request
 from ...core.generation import Generated, Grade, Option, Request, Shipped
 from ...core.limits import Limits
 from ...search.grid import Grid
-from .hand import build, solve
+from .hand import UNFORCED, build, solve
 from .models import another_solution
 from .rules import EMPTY, Cell, Instance, clue_cells, islands, solution_from_shaded
 
@@ -72,8 +72,7 @@ LEVELS = ("easy", "medium", "hard")
 LEVEL_TECHNIQUES = {
     "easy": ("reach", "cuts"),
     "medium": ("reach", "cuts", "shapes"),
-    # hand's probing and lookahead, without its forcing (hand.TECHNIQUES)
-    "hard": ("reach", "cuts", "shapes", "probing", "lookahead"),
+    "hard": UNFORCED,  # hand's probing and lookahead, without its forcing
 }
 DEFAULT_SIZE = (10, 10)
 OPTIONS = (Option("symmetric", "clues in 180-degree-symmetric pairs", kind="flag"),)

@@ -97,7 +97,7 @@ from ...search.propagate import (
 from .rules import Instance, clue_cells, solution_from_shaded
 
 __all__ = ["solve", "check_options", "build", "NurikabeModel", "SHADED", "UNSHADED",
-           "TECHNIQUES", "shaded_first", "choose_cell"]
+           "TECHNIQUES", "UNFORCED", "shaded_first", "choose_cell"]
 
 # A cell's domain mask in the puzzle's words (the engine's Boolean masks); TRUE = shaded.
 SHADED, UNSHADED = IS_TRUE, IS_FALSE
@@ -105,6 +105,8 @@ SHADED, UNSHADED = IS_TRUE, IS_FALSE
 # The deduction techniques beyond the island bounds and pools (always on), cheapest
 # first; a model may be restricted to some of them (the generator's levels).
 TECHNIQUES = ("reach", "cuts", "shapes", "probing", "forcing", "lookahead")
+# All of them but forcing: `hand:forcing=false`, and the generator's hard level.
+UNFORCED = tuple(name for name in TECHNIQUES if name != "forcing")
 LOOKAHEAD_TRIALS = 100  # trials of the lookahead at the root, at most
 # ... and in a row that remove nothing: on the janko.at corpus no root the lookahead
 # settles went past 43 such trials (688_20x20), and 967_10x10 and 687_17x17, where it
@@ -253,8 +255,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
     """
     watch = Stopwatch()
     deadline = limits.deadline()
-    techniques = TECHNIQUES if limits.flag("forcing", True) else tuple(
-        name for name in TECHNIQUES if name != "forcing")
+    techniques = TECHNIQUES if limits.flag("forcing", True) else UNFORCED
     model = build(instance, limits.flag("probe", True), techniques)
     watch.built()
 
