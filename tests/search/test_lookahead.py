@@ -1,6 +1,7 @@
 """The lookahead's order of trials and its bounds (`search.lookahead.Lookahead`): the
 variables tried longest ago first, ties to the one whose root probes reached furthest;
-`patience` trials in a row that remove nothing at most.
+`patience` trials in a row that remove nothing at most; with `forcing`, what every value
+of a variable implies once each trial has probed.
 
 The store of every test: x2 = 0 narrows x0 and x1 (its probes reach furthest); x0 = 1
 with x1 fixed either way is a contradiction that only probing one level deeper finds.
@@ -9,7 +10,15 @@ with x1 fixed either way is a contradiction that only probing one level deeper f
 from __future__ import annotations
 
 from twinsolve.search.lookahead import Lookahead
-from twinsolve.search.propagate import IS_FALSE, UNDECIDED, Contradiction, Propagator, Store
+from twinsolve.search.propagate import (
+    IS_FALSE,
+    IS_TRUE,
+    UNDECIDED,
+    Contradiction,
+    Propagator,
+    Store,
+    search,
+)
 
 
 def probed() -> Propagator:
@@ -52,3 +61,34 @@ def test_patience_bounds_the_trials_in_a_row_that_remove_nothing():
     prop = probed()
     settled = Lookahead(prop, lambda s: [0, 1, 2], patience=4)
     assert settled.run() is True and settled.trials == 8 and prop.store.dom[0] == IS_FALSE
+
+
+def test_forcing_keeps_what_every_value_implies_after_its_probing():
+    """A = 0 makes X = 1 by a rule; A = 1 with X = 0 is a contradiction the rules only
+    detect, so under A = 1 probing removes X = 0. X = 1 either way: the lookahead with
+    forcing fixes it; probing's own forcing (its trials run no probing) and the
+    lookahead without forcing (both values of A hold) leave it open."""
+    A, X = 0, 1
+
+    def rules(s):
+        if s.value(A) == 1 and s.value(X) == 0:
+            raise Contradiction
+        if s.value(A) == 0:
+            s.restrict(X, IS_TRUE)
+
+    def root() -> Propagator:
+        prop = Propagator(Store.booleans(2))
+        prop.add_rule(rules)
+        prop.enable_probing(forcing=True)
+        assert prop.propagate() and prop.store.dom == [UNDECIDED] * 2
+        return prop
+
+    plain = root()
+    assert Lookahead(plain, lambda s: [A]).run() is True
+    assert plain.store.dom == [UNDECIDED] * 2
+    forced = root()
+    lookahead = Lookahead(forced, lambda s: [A], forcing=True)
+    assert lookahead.run() is True and forced.store.dom == [UNDECIDED, IS_TRUE]
+    # both values of A, then a second pass (after the narrowing) whose two find nothing
+    assert lookahead.trials == 4 and lookahead.fruitful == 2
+    assert sorted(search(forced, max_solutions=None).solutions) == [(0, 1), (1, 1)]

@@ -11,7 +11,8 @@
   probing (to a fixpoint or one pass, forcing or not) the search counts
   exactly the brute-force solutions, probing never removes a value some
   solution uses, and after `propagate()` every value left on a candidate
-  propagates without failing (a probing fixpoint).
+  propagates without failing (a probing fixpoint); the lookahead with
+  forcing keeps every value some solution takes.
 - Limits: a deadline stops propagation (root or mid-trial) with
   `LimitReached`, not a contradiction; `search` reports it as a stop, and
   a trial under way is undone, its value kept.
@@ -26,6 +27,7 @@ from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from twinsolve.search.lookahead import Lookahead
 from twinsolve.search.propagate import Contradiction, LimitReached, Propagator, Store, search
 from twinsolve.search.statespace import LimitHit
 
@@ -244,6 +246,31 @@ def test_probing_is_sound_and_reaches_a_probing_fixpoint(examples):
                     trial.store.assign(v, x)
                     assert trial.propagate(), (v, x)
                     trial.store.undo(mark)
+    check()
+
+
+@pytest.mark.parametrize("examples", sampled([40, 120]))  # the second under `slow`
+def test_lookahead_with_forcing_removes_no_solution(examples):
+    """The lookahead one level deeper, forcing at both levels, on every variable: it
+    keeps every value some solution takes, says False only without solutions, and a
+    search from where it stops counts them all."""
+    @settings(max_examples=examples)
+    @given(binary_problems())
+    def check(problem):
+        domains, forbidden = problem
+        solutions = brute(domains, forbidden)
+        prop = build(domains, forbidden, True, forcing=True)
+        if not prop.propagate():
+            assert solutions == []
+            return
+        settled = Lookahead(prop, lambda store: range(len(store)), forcing=True).run()
+        if settled is False:
+            assert solutions == []
+            return
+        for v in range(len(prop.store)):
+            assert {s[v] for s in solutions} <= set(prop.store.values(v))
+        found = search(prop, max_solutions=None)
+        assert sorted(found.solutions) == solutions and found.exhausted
     check()
 
 

@@ -10,6 +10,15 @@ neither"). A removal is propagated at once and the pass starts again, until
 a pass removes nothing. It is sound like the rules it runs: a count of
 solutions stays exact.
 
+Forcing (`forcing=True`), the same rule as probing's one level deeper: when
+every value of a variable was tried and held, each other variable keeps only
+the values some trial's fixpoint left it (`propagate.force`), as every
+solution takes one of the values tried. A trial's fixpoint here includes its
+probing, so this finds what needs a failed literal under each value: "shaded,
+probing proves that cell unshaded; unshaded, the rules make it unshaded:
+unshaded either way". It costs no trial of its own; a narrowing counts as a
+removal.
+
 It costs a probing fixpoint per trial, so a caller runs it at the root only,
 once plain propagation is stuck, and bounds it by `budget` trials, and by
 `patience`: so many trials in a row that remove nothing (numbers, not times:
@@ -46,11 +55,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from .propagate import Propagator, Store
+from .propagate import Propagator, Store, force
 
 __all__ = ["Lookahead"]
 
 _OUT_OF_BUDGET = object()  # `Lookahead._failed`: the trials allowed are spent
+_FORCED = object()  # `Lookahead._failed`: forcing narrowed the store
 
 
 class Lookahead:
@@ -59,7 +69,8 @@ class Lookahead:
     `candidates(store)` gives the variables to try, read again at each pass;
     `order(store, var)` the values (default: the domain, ascending); `budget`
     bounds the trials, `patience` the trials in a row that remove nothing (None:
-    no bound). `focus(var)` is told the variable of each
+    no bound); `forcing` keeps what every value of a variable implies (module
+    docstring). `focus(var)` is told the variable of each
     trial before it and `focus(None)` after, so the caller may narrow its probing
     to the trial's neighbourhood meanwhile (cheaper trials, found the same way when
     contradictions are local). `trials` counts those made.
@@ -70,11 +81,11 @@ class Lookahead:
                  order: Callable[[Store, int], Iterable[int]] | None = None,
                  budget: int | None = None,
                  focus: Callable[[int | None], None] | None = None,
-                 patience: int | None = None) -> None:
+                 patience: int | None = None, forcing: bool = False) -> None:
         self.prop, self.candidates, self.order, self.budget = prop, candidates, order, budget
-        self.focus, self.patience = focus, patience
+        self.focus, self.patience, self.forcing = focus, patience, forcing
         self.trials = 0
-        self.fruitful = 0  # the trials made up to the last one that removed a value
+        self.fruitful = 0  # the trials made up to the last one that removed or forced
         self.last: dict[int, int] = {}  # variable -> the trial that last tried it
 
     def run(self) -> bool | None:
@@ -87,16 +98,20 @@ class Lookahead:
                 return True  # a whole pass without a failed value
             if found is _OUT_OF_BUDGET:
                 return None
-            var, x = found
-            self.prop.store.remove(var, x)
+            if found is not _FORCED:
+                var, x = found
+                self.prop.store.remove(var, x)
             if not self.prop.propagate():
                 return False
 
     def _failed(self) -> tuple[int, int] | object | None:
-        """The first candidate value whose trial fails, `_OUT_OF_BUDGET`, or None."""
+        """The first candidate value whose trial fails, `_FORCED` when forcing narrowed
+        the store, `_OUT_OF_BUDGET`, or None."""
         store = self.prop.store
         for var in self._ordered(list(self.candidates(store))):
             values = store.values(var) if self.order is None else self.order(store, var)
+            # What each value's trial narrowed, while every value tried held (forcing).
+            outcomes: list[dict[int, int]] | None = [] if self.forcing else None
             for x in values:
                 if store.is_fixed(var):
                     break
@@ -108,9 +123,15 @@ class Lookahead:
                     return _OUT_OF_BUDGET
                 self.last[var] = self.trials
                 self.trials += 1
-                if not self._holds(var, x):
+                narrowed = self._holds(var, x)
+                if narrowed is None:
                     self.fruitful = self.trials
                     return var, x
+                if outcomes is not None:
+                    outcomes.append(narrowed)
+            if outcomes and len(outcomes) > 1 and force(store, outcomes):
+                self.fruitful = self.trials
+                return _FORCED
         return None
 
     def _ordered(self, candidates: list[int]) -> list[int]:
@@ -120,10 +141,11 @@ class Lookahead:
         last = self.last
         return sorted(candidates, key=lambda var: (last.get(var, -1), -reach.get(var, 0)))
 
-    def _holds(self, var: int, x: int) -> bool:
-        """Whether `var = x` propagates, probing included, without contradiction; the
-        store is left as it was, and so is the propagator's `impact` (the root's
-        probes, which a search branches on after the lookahead)."""
+    def _holds(self, var: int, x: int) -> dict[int, int] | None:
+        """What `var = x` narrows when it propagates, probing included, without
+        contradiction (`Store.narrowed_since`), None when it fails; the store is left as
+        it was, and so is the propagator's `impact` (the root's probes, which a search
+        branches on after the lookahead)."""
         prop = self.prop
         store, impact = prop.store, prop.impact
         mark = store.mark()
@@ -131,7 +153,7 @@ class Lookahead:
             self.focus(var)
         try:
             store.assign(var, x)
-            return prop.propagate()
+            return store.narrowed_since(mark) if prop.propagate() else None
         finally:
             store.undo(mark)
             prop.impact = impact

@@ -40,7 +40,8 @@ at the trials' fixpoints), as every solution takes one of the values tried.
 It costs no trial of its own, only keeping what the first trials narrowed:
 the look-ahead SAT solvers' necessary assignments, a Sudoku solver's cell
 forcing chain. A narrowing counts as a removal: the pass goes on from its
-fixpoint and another pass follows.
+fixpoint and another pass follows. `force` compares the trials' outcomes
+(`Store.narrowed_since`); `search.lookahead` calls it too, one level deeper.
 
 Limits. A propagator may carry a `deadline`; a `core.limits.Poller` reads
 it every 16 rule runs (`search`'s poller, `Propagator.poller(node_limit)`,
@@ -83,7 +84,7 @@ False
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -95,8 +96,8 @@ if TYPE_CHECKING:
     from ..core.limits import Limits
 
 __all__ = ["Contradiction", "LimitReached", "Store", "Propagator", "Rule", "SolveResult",
-           "search", "most_constrained", "mask_of", "values_of", "value_of", "FALSE", "TRUE",
-           "IS_FALSE", "IS_TRUE", "UNDECIDED"]
+           "search", "most_constrained", "force", "mask_of", "values_of", "value_of", "FALSE",
+           "TRUE", "IS_FALSE", "IS_TRUE", "UNDECIDED"]
 
 # Boolean variables (module docstring): their values, and the masks of their domain.
 FALSE, TRUE = 0, 1
@@ -230,6 +231,12 @@ class Store:
 
     def mark(self) -> int:
         return len(self.trail)
+
+    def narrowed_since(self, mark: int) -> dict[int, int]:
+        """Each variable narrowed since `mark`, with its domain now (a trial's outcome,
+        what forcing compares)."""
+        dom = self.dom
+        return {v: dom[v] for v, _ in self.trail[mark:]}
 
     def undo(self, mark: int) -> None:
         """Restore every domain as it was at `mark` and forget pending changes."""
@@ -468,7 +475,7 @@ class Propagator:
                         self._fixpoint()  # its consequences now, so later probes see them
                     elif outcomes is not None:
                         outcomes.append(narrowed)
-                if outcomes and len(outcomes) > 1 and self._force(outcomes):
+                if outcomes and len(outcomes) > 1 and force(store, outcomes):
                     failed = True
                     consistent.clear()
                     self._fixpoint()
@@ -504,11 +511,9 @@ class Propagator:
         try:
             store.assign(var, x)
             self._fixpoint()
-            dom = store.dom
             impact[var, x] = len(store.trail) - mark
-            narrowed = {}
-            for v, _ in store.trail[mark:]:
-                m = narrowed[v] = dom[v]
+            narrowed = store.narrowed_since(mark)
+            for v, m in narrowed.items():
                 if not m & (m - 1):
                     fixed.add((v, m.bit_length() - 1))
             return narrowed
@@ -518,21 +523,25 @@ class Propagator:
         finally:
             store.undo(mark)
 
-    def _force(self, outcomes: list[dict[int, int]]) -> bool:
-        """Narrow each variable that every trial narrowed to the union of its domains at
-        their fixpoints (forcing, the module docstring); whether anything narrowed."""
-        store = self.store
-        first, others = outcomes[0], outcomes[1:]
-        narrowed = False
-        for v, union in first.items():
-            for outcome in others:
-                mask = outcome.get(v)
-                if mask is None:
-                    break  # a trial left v as it was: its union is the whole domain
-                union |= mask
-            else:
-                narrowed = store.restrict(v, union) or narrowed
-        return narrowed
+
+
+def force(store: Store, outcomes: Sequence[dict[int, int]]) -> bool:
+    """Narrow each variable that every trial narrowed to the union of its domains at
+    their fixpoints (forcing, the module docstring): `outcomes` are the trials of every
+    value of one variable, each what `Store.narrowed_since` said at its fixpoint.
+    Whether anything narrowed. Probing's forcing and the lookahead's (`search.lookahead`)
+    both call it."""
+    first, others = outcomes[0], outcomes[1:]
+    narrowed = False
+    for v, union in first.items():
+        for outcome in others:
+            mask = outcome.get(v)
+            if mask is None:
+                break  # a trial left v as it was: its union is the whole domain
+            union |= mask
+        else:
+            narrowed = store.restrict(v, union) or narrowed
+    return narrowed
 
 
 def most_constrained(store: Store) -> int | None:

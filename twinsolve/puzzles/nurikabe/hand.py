@@ -38,14 +38,18 @@ its `Propagator`, cheapest first:
 - `forcing` (with probing): when both of a cell's trials hold, what they
   agree on holds (a cell both leave unshaded is unshaded, a label both
   narrow keeps the islands either left it: `Propagator.enable_probing`'s
-  forcing). It costs no trial. On the janko.at corpus (`python -m
-  benchmarks.nurikabe_perf --backends hand,hand:forcing=false`) it settles
-  687_17x17 at the root in 0.3 s, where the lookahead settled nothing and a
-  search of 46 nodes took 7 s, and the 90th percentile went from 0.18 to
-  0.16 s; a lookahead that does not settle its root finds more with it, so
-  runs to its budget, and takes longer (967_10x10: 3.3 to 5.8 s). Only
-  `hand` uses it: the generator's levels, and so the explainer's steps, stop
-  at probing and the lookahead.
+  forcing), and the same in the lookahead below, where each trial has
+  probed (`Lookahead`'s forcing). It costs no trial. On the janko.at corpus
+  (`python -m benchmarks.nurikabe_perf --backends hand,hand:forcing=false`)
+  probing's forcing settles 687_17x17 at the root in 0.3 s, where the
+  lookahead settled nothing and a search of 46 nodes took 7 s, and the 90th
+  percentile went from 0.18 to 0.16 s; the lookahead's then settles
+  967_10x10, 973_10x10 and 499_8x12 at the root too (557 of 567 without
+  branching, from 554), cuts 1063_10x10's search from 60 nodes to 20, and
+  proves 756_15x15 unique in 8 s with 182 nodes, which took more than 150 s
+  before. A lookahead that does not settle its root finds more with it, so
+  runs longer to its budget. Only `hand` uses it: the generator's levels,
+  and so the explainer's steps, stop at probing and the lookahead.
 - `lookahead` (with probing): once the root is stuck, the same trials one
   level deeper (`search.lookahead`): each propagates with probing, so a
   value falls when every way probing continues from it fails; at most
@@ -149,7 +153,8 @@ class NurikabeModel:
         self._around: dict[int, list[int]] = {}
         if self.probe and "lookahead" in self.techniques:
             self.lookahead = Lookahead(self.prop, self._frontier, shaded_first,
-                                       LOOKAHEAD_TRIALS, self._focus, LOOKAHEAD_PATIENCE)
+                                       LOOKAHEAD_TRIALS, self._focus, LOOKAHEAD_PATIENCE,
+                                       forcing="forcing" in self.techniques)
 
     def _frontier(self, store: Store) -> list[int]:
         """The cells to probe: undecided cells beside a decided one, ascending; during a
