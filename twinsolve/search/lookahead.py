@@ -129,7 +129,7 @@ class Lookahead:
                     return var, x
                 if outcomes is not None:
                     outcomes.append(narrowed)
-            if outcomes and len(outcomes) > 1 and force(store, outcomes):
+            if force(store, outcomes):
                 self.fruitful = self.trials
                 return _FORCED
         return None

@@ -475,7 +475,7 @@ class Propagator:
                         self._fixpoint()  # its consequences now, so later probes see them
                     elif outcomes is not None:
                         outcomes.append(narrowed)
-                if outcomes and len(outcomes) > 1 and force(store, outcomes):
+                if force(store, outcomes):
                     failed = True
                     consistent.clear()
                     self._fixpoint()
@@ -524,13 +524,14 @@ class Propagator:
             store.undo(mark)
 
 
-
-def force(store: Store, outcomes: Sequence[dict[int, int]]) -> bool:
+def force(store: Store, outcomes: Sequence[dict[int, int]] | None) -> bool:
     """Narrow each variable that every trial narrowed to the union of its domains at
     their fixpoints (forcing, the module docstring): `outcomes` are the trials of every
-    value of one variable, each what `Store.narrowed_since` said at its fixpoint.
-    Whether anything narrowed. Probing's forcing and the lookahead's (`search.lookahead`)
-    both call it."""
+    value of one variable, each what `Store.narrowed_since` said at its fixpoint; None,
+    or fewer than two, compare nothing. Whether anything narrowed. Probing's forcing and
+    the lookahead's (`search.lookahead`) both call it."""
+    if outcomes is None or len(outcomes) < 2:
+        return False
     first, others = outcomes[0], outcomes[1:]
     narrowed = False
     for v, union in first.items():
