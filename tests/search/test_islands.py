@@ -251,20 +251,58 @@ def test_a_survey_kept_for_a_state_is_the_survey_that_state_gets_afresh(monkeypa
     survey = module._Survey.__call__
     kept = 0
 
-    def checked(self, dom, part, room):
+    def checked(self, dom, part, start, room):
         nonlocal kept
         before = len(self.cache)
-        region = survey(self, dom, part, room)
+        region = survey(self, dom, part, start, room)
         fresh = copy.copy(self)
         fresh.cache = {}
-        again = survey(fresh, dom, part, room)
+        again = survey(fresh, dom, part, start, room)
         assert (region.part, region.reach, region.owned, region.labelled) == (
             again.part, again.reach, again.owned, again.labelled)
         kept += len(self.cache) == before
         return region
 
     monkeypatch.setattr(module._Survey, "__call__", checked)
-    rng = random.Random("kept surveys")
+    random_searches(random.Random("kept surveys"), searches)
+    assert kept > 50
+
+
+@pytest.mark.parametrize("searches", sampled([8, 20]))  # the second under `slow`
+def test_a_land_part_kept_for_a_state_is_the_part_that_state_gets_afresh(monkeypatch,
+                                                                         searches):
+    """A large land part is kept while no land beside it changes (`islands._Part`; here
+    every part, however small): along searches with probing on random 5x5 grids, every
+    part it answers with is the one a fresh search makes, rim and set included, and it
+    does answer from what it kept."""
+    import copy
+
+    from twinsolve.search import islands as module
+
+    monkeypatch.setattr(module, "_KEPT_PART", 1)
+    part_of = module._Part.__call__
+    kept = 0
+
+    def checked(self, dom):
+        nonlocal kept
+        before = self.kept
+        found = part_of(self, dom)
+        fresh = copy.copy(self)
+        fresh.seen, fresh.kept = None, ([], set())
+        again = part_of(fresh, dom)
+        assert found == again and self.beside() == fresh.beside()
+        assert self.mask() == sum(1 << v for v in again[0])
+        kept += found is before
+        return found
+
+    monkeypatch.setattr(module._Part, "__call__", checked)
+    random_searches(random.Random("kept parts"), searches)
+    assert kept > 50
+
+
+def random_searches(rng: random.Random, searches: int) -> None:
+    """Searches (two solutions at most, 200 nodes) with probing on random 5x5 grids of
+    islands, every rule of `Islands` on."""
     for _ in range(searches):
         grid = Grid(5, 5)
         land = {v for v in range(grid.size) if rng.random() < 0.55}
@@ -281,7 +319,6 @@ def test_a_survey_kept_for_a_state_is_the_survey_that_state_gets_afresh(monkeypa
         prop.enable_probing(lambda s, cells=cells: [v for v in cells if s.dom[v] == UNDECIDED])
         search(prop, choose=lambda s, cells=cells: next(
             (v for v in cells if s.dom[v] == UNDECIDED), None), max_solutions=2, node_limit=200)
-    assert kept > 50
 
 
 def test_a_survey_enters_no_orphan_land_that_touches_another_islands_land():
@@ -294,6 +331,6 @@ def test_a_survey_enters_no_orphan_land_that_touches_another_islands_land():
     survey = _Survey(islands, 0)
     a, b = 2, 4  # the labels of the 3 (clue 0) and of the 1 (clue 1)
     apart = [LAND, UNDECIDED, LAND, UNDECIDED, a, a | b | SEA_LABEL, a | b, b | SEA_LABEL]
-    assert survey(apart, [0], 2).reach == 0b0111
+    assert survey(apart, [0], 0b1, 2).reach == 0b0111
     touching = apart[:3] + [LAND] + apart[4:7] + [b]
-    assert survey(touching, [0], 2).reach == 0b0011
+    assert survey(touching, [0], 0b1, 2).reach == 0b0011

@@ -345,6 +345,8 @@ def test_most_impact_names_the_variable_whose_trials_reach_furthest():
     assert prop.propagate()
     assert prop.impact == {(0, 0): 1, (0, 1): 3, (3, 0): 1, (3, 1): 6}
     assert prop.most_impact() == 3
+    assert prop.most_impact(among=lambda var: var != 3) == 0  # the best of those allowed
+    assert prop.most_impact(among=lambda var: var > 8) is None
     prop.store.assign(3, 0)  # a branch: the trials are read again on its store
     assert prop.propagate() and prop.most_impact() == 0
     prop.store.assign(0, 1)

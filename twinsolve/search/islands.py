@@ -101,6 +101,9 @@ _CACHE = 20000  # results an island's rule keeps before starting afresh
 # 20000, hand's memory on 1030_32x32 after 60 s grew from 54 to 247 MB; with 2000, 91 MB,
 # and the lookahead-heavy roots (688_20x20, 940_15x15) take as long as with 20000.
 _SURVEYS = 2000
+# A land part of this many cells or more is kept between runs (`_Part`); below, a
+# fresh search costs less than the check that it is still the same.
+_KEPT_PART = 64
 _GLOBAL, _SHAPES = 1, 2  # priorities: after the local rules (0), the shapes last
 
 Rules = list[tuple[Rule, list[int] | None, int]]
@@ -181,18 +184,33 @@ class Islands:
         for k, (cell, number) in enumerate(self.clues):
             watches = self.areas[k] + [n + i for i in self.areas[k]]
             survey = _Survey(self, k)  # one per island, for both its rules
-            rules.append((_Island(self, k, cell, number, survey), watches, _GLOBAL))
+            parts = _Part(self, cell)  # the same
+            rules.append((_Island(self, k, cell, number, survey, parts), watches, _GLOBAL))
             if "shapes" in techniques and number is not None:
-                rules.append((_Shapes(self, k, cell, number, survey), watches, _SHAPES))
+                rules.append((_Shapes(self, k, cell, number, survey, parts), watches,
+                              _SHAPES))
         sea_rule = RegionConnected(grid, self.sea, cuts="cuts" in techniques, nonempty=False)
         rules.append((sea_rule, list(range(n)), _GLOBAL))
-        if all(number is not None for _, number in self.clues):
-            size = n - sum(number for _, number in self.clues)
+        size = self.sea_size
+        if size is not None:
             rules.append((_SeaSize(n, size, self.sea), list(range(n)), _GLOBAL))
-            if "reach" in techniques and 1 <= size and thin_sea(size, n):
+            if "reach" in techniques and self.thin:
                 rules.append((_SeaReach(n, size, self.sea, self.board), list(range(n)),
                               _GLOBAL))
         return rules
+
+    @property
+    def sea_size(self) -> int | None:
+        """How many cells the sea has, known when every clue has a number (else None)."""
+        if any(number is None for _, number in self.clues):
+            return None
+        return self.grid.size - sum(number for _, number in self.clues)
+
+    @property
+    def thin(self) -> bool:
+        """Whether the sea is known to be thin (`thin_sea`) and not empty."""
+        size = self.sea_size
+        return size is not None and 1 <= size and thin_sea(size, self.grid.size)
 
 
 class _SeaSize:
@@ -314,11 +332,11 @@ class _Island:
     """The bounds, `reach` and `cuts` of the island of clue `k`; module docstring."""
 
     __slots__ = ("n", "k", "bit", "cell", "number", "area", "nbrs", "land", "sea",
-                 "reach", "cuts", "cache", "lowlink", "survey")
+                 "reach", "cuts", "cache", "lowlink", "survey", "parts")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int | None,
-                 survey: _Survey) -> None:
-        self.survey = survey
+                 survey: _Survey, parts: _Part) -> None:
+        self.survey, self.parts = survey, parts
         self.n = islands.grid.size
         self.k, self.bit, self.cell, self.number = k, 2 << k, cell, number
         self.area = islands.areas[k]
@@ -331,21 +349,23 @@ class _Island:
 
     def __call__(self, store: Store) -> None:
         dom, n, bit = store.dom, self.n, self.bit
-        part = self._part(store)
+        part, inside = self.parts(dom)
+        for v in part:
+            if dom[n + v] != bit:
+                store.restrict(n + v, bit)  # Contradiction when it holds another clue
         room = None if self.number is None else self.number - len(part)
         if room is not None and room < 0:
             raise Contradiction  # the island is too large
         if room == 0:  # complete: no other cell is the island's
-            inside = set(part)
             for v in self.area:
                 if dom[n + v] & bit and v not in inside:
                     store.restrict(n + v, ~bit)
             return
-        self._overfill(store, part)
+        self._overfill(store, len(part), inside)
         if not self.reach:
             self._closed(store, part)
             return
-        region = self.survey(dom, part, room)
+        region = self.survey(dom, part, self.parts.mask(), room)
         if room is not None and (len(part) + len(region.owned) > self.number
                                  or region.reach.bit_count() < self.number):
             raise Contradiction  # too much land it must take in, or too few cells to reach
@@ -354,21 +374,6 @@ class _Island:
         if self.cuts:
             for v in self._needed(region):
                 store.restrict(n + v, bit)
-
-    def _part(self, store: Store) -> list[int]:
-        """The land cells joined to the clue (breadth first), each labelled its own."""
-        dom, nbrs, land, n, bit = store.dom, self.nbrs, self.land, self.n, self.bit
-        part = [self.cell]
-        seen = {self.cell}
-        for v in part:
-            for w in nbrs[v]:
-                if w not in seen and dom[w] == land:
-                    seen.add(w)
-                    part.append(w)
-        for v in part:
-            if dom[n + v] != bit:
-                store.restrict(n + v, bit)  # Contradiction when it holds another clue
-        return part
 
     def _closed(self, store: Store, part: list[int]) -> None:
         """Without `reach`, what a decided grid needs checked: an incomplete island walled
@@ -387,22 +392,30 @@ class _Island:
                 for x in other:
                     store.restrict(n + x, ~bit)
 
-    def _overfill(self, store: Store, part: list[int]) -> None:
-        """A neighbour that would merge too much land into the island is not its own."""
+    def _overfill(self, store: Store, size: int, inside: set[int]) -> None:
+        """A neighbour that would merge too much land into the island (its land part:
+        `size` cells, `inside`) is not its own."""
         if self.number is None:
             return
         dom, nbrs, land, n, bit = store.dom, self.nbrs, self.land, self.n, self.bit
-        inside = set(part)
-        for v in part:
-            for w in nbrs[v]:
-                if dom[w] != UNDECIDED or not dom[n + w] & bit:
+        others: dict[int, tuple[int, int]] = {}  # land cell -> (its part's first cell, size)
+        for w in self.parts.beside():
+            if dom[w] != UNDECIDED or not dom[n + w] & bit:
+                continue
+            merged, joined = size + 1, set()
+            for x in nbrs[w]:
+                if x in inside or dom[x] != land:
                     continue
-                merged = inside | {w}
-                for x in nbrs[w]:
-                    if x not in merged and dom[x] == land:
-                        merged |= set(land_part(dom, nbrs, land, x))
-                if len(merged) > self.number:
-                    store.restrict(n + w, ~bit)
+                other = others.get(x)
+                if other is None:  # a land part found once per run, however many it touches
+                    cells = land_part(dom, nbrs, land, x)
+                    other = (x, len(cells))
+                    others.update(dict.fromkeys(cells, other))
+                if other[0] not in joined:
+                    joined.add(other[0])
+                    merged += other[1]
+            if merged > self.number:
+                store.restrict(n + w, ~bit)
 
     def _needed(self, region: _Region) -> list[int]:
         """The cells it cannot do without (cached per region)."""
@@ -412,6 +425,91 @@ class _Island:
             needed = needed_cells(self.lowlink, region.cells, self.number, region.owned)
             _remember(self.cache, key, needed, _CACHE)
         return needed
+
+
+class _Part:
+    """The land cells joined to one clue, breadth first from it (a list, and a set), and
+    on demand its rim (`beside`).
+
+    Kept between runs while no land near it changed: a giant island's part is most
+    of the grid (1030_32x32: 994 cells), and its breadth-first search was a fifth
+    of a run of its rules; most runs follow a trial that shaded a cell, or changed
+    labels only. Why that suffices: the part is what land connects to the clue, so
+    it changes only when a cell of it, or of its rim, becomes or stops being land.
+    The changed cells are the non-zero bytes of one XOR of the two states as
+    integers (`regions.RegionConnected` checks its own runs the same way). A part
+    under `_KEPT_PART` cells is searched again each time: cheaper than the check."""
+
+    __slots__ = ("n", "cell", "nbrs", "land", "seen", "kept", "rim", "bits")
+
+    def __init__(self, islands: Islands, cell: int) -> None:
+        self.n, self.cell, self.nbrs, self.land = (islands.grid.size, cell,
+                                                   islands.grid.neighbours, islands.land)
+        self.seen: tuple[bytes, int] | None = None  # cells whose part `kept` is
+        self.kept: tuple[list[int], set[int]] = ([], set())
+        self.rim: list[int] | None = None  # `beside` of `kept`, once asked
+        self.bits: int | None = None  # `mask` of `kept`, once asked
+
+    def __call__(self, dom: Sequence[int]) -> tuple[list[int], set[int]]:
+        if len(self.kept[0]) >= _KEPT_PART and self._same(bytes(dom[:self.n])):
+            return self.kept
+        nbrs, land = self.nbrs, self.land
+        part, inside = [self.cell], {self.cell}
+        for v in part:
+            for w in nbrs[v]:
+                if w not in inside and dom[w] == land:
+                    inside.add(w)
+                    part.append(w)
+        self.kept, self.rim, self.bits = (part, inside), None, None
+        if len(part) >= _KEPT_PART:
+            cells = bytes(dom[:self.n])
+            self.seen = (cells, int.from_bytes(cells, "little"))
+        return self.kept
+
+    def mask(self) -> int:
+        """The part last given as one integer (a `Bitboard` set)."""
+        if self.bits is None:
+            bits = 0
+            for v in self.kept[0]:
+                bits |= 1 << v
+            self.bits = bits
+        return self.bits
+
+    def beside(self) -> list[int]:
+        """The cells beside the part last given and not in it, in the order a pass over
+        the part (in its order) meets them."""
+        if self.rim is None:
+            part, inside = self.kept
+            met, rim = set(inside), []
+            for v in part:
+                for w in self.nbrs[v]:
+                    if w not in met:
+                        met.add(w)
+                        rim.append(w)
+            self.rim = rim
+        return self.rim
+
+    def _same(self, cells: bytes) -> bool:
+        """Whether the part kept is the part of `cells` (the class docstring)."""
+        if self.seen is None:
+            return False
+        before, packed = self.seen
+        now = int.from_bytes(cells, "little")
+        changed = now ^ packed
+        if not changed:
+            return True
+        land = self.land
+        inside, near = self.kept[1], None
+        while changed:
+            i = ((changed & -changed).bit_length() - 1) >> 3
+            changed &= ~(0xFF << (i << 3))
+            if cells[i] == land or before[i] == land:
+                if near is None:
+                    near = set(self.beside())
+                if i in inside or i in near:
+                    return False
+        self.seen = (cells, now)  # the same part: later checks count changes from here
+        return True
 
 
 def land_part(dom: Sequence[int], nbrs: Sequence[Sequence[int]], land: int,
@@ -454,7 +552,9 @@ class _Survey:
         self.area, self.board = islands.areas[k], islands.board
         self.cache: dict[tuple[int, ...], _Region] = {}
 
-    def __call__(self, dom: Sequence[int], part: list[int], room: int | None) -> _Region:
+    def __call__(self, dom: Sequence[int], part: list[int], start: int, room: int | None
+                 ) -> _Region:
+        """The region of the island whose land `part` is `start` as a set."""
         n, land, bit, board = self.n, self.land, self.bit, self.board
         labelled = lands = exact = 0
         for v in self.area:
@@ -466,9 +566,6 @@ class _Survey:
                     lands |= cell
                     if label == bit:
                         exact |= cell
-        start = 0
-        for v in part:
-            start |= 1 << v
         rim = 0  # land beside `lands`, not labelled `bit` (or beyond the area)
         for x in values_of(board.around(lands)):
             if dom[x] == land:
@@ -548,11 +645,11 @@ class _Shapes:
     """Every completion of the island of clue `k`, while there are few; module docstring."""
 
     __slots__ = ("n", "bit", "cell", "number", "nbrs", "land", "sea", "board",
-                 "cache", "limit", "leaves", "maxroom", "survey")
+                 "cache", "limit", "leaves", "maxroom", "survey", "parts")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int,
-                 survey: _Survey) -> None:
-        self.survey = survey
+                 survey: _Survey, parts: _Part) -> None:
+        self.survey, self.parts = survey, parts
         grid = islands.grid
         self.n, self.bit, self.cell, self.number = grid.size, 2 << k, cell, number
         self.nbrs = grid.neighbours
@@ -562,12 +659,12 @@ class _Shapes:
         self.limit, self.leaves, self.maxroom = SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM
 
     def __call__(self, store: Store) -> None:
-        dom, n, bit, land = store.dom, self.n, self.bit, self.land
-        part = land_part(dom, self.nbrs, land, self.cell)
+        dom, n, bit = store.dom, self.n, self.bit
+        part = self.parts(dom)[0]
         room = self.number - len(part)
         if room <= 0 or room > self.maxroom:
             return  # complete (or too large): the island's bounds say what follows
-        region = self.survey(dom, part, room)
+        region = self.survey(dom, part, self.parts.mask(), room)
         found = self._completions(dom, region)
         if found is None:
             return

@@ -480,15 +480,16 @@ class Propagator:
                     consistent.clear()
                     self._fixpoint()
 
-    def most_impact(self) -> int | None:
+    def most_impact(self, among: Callable[[int], bool] | None = None) -> int | None:
         """The unfixed variable whose trials in the last probing pass narrowed the most
         variables: the product over its values tried of one plus how many (what
         look-ahead SAT solvers branch on: both branches then reach far, so a search tree
-        that must be exhausted, as for uniqueness, stays small). None when that pass
-        tried no unfixed variable; ties to the first tried."""
+        that must be exhausted, as for uniqueness, stays small). Only variables `among`
+        accepts, when given. None when that pass tried no such unfixed variable; ties
+        to the first tried."""
         dom = self.store.dom
         scores = {var: score for var, score in self.reach().items()
-                  if dom[var] & (dom[var] - 1)}
+                  if dom[var] & (dom[var] - 1) and (among is None or among(var))}
         return max(scores, key=scores.__getitem__, default=None)
 
     def reach(self) -> dict[int, int]:

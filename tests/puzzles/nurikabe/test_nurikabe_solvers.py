@@ -39,8 +39,9 @@ SAMPLE = ("01_10x10", "102_4x4", "113_6x6", "343_10x18")
 # measured on the 2-core machine at load 2-4 (`python -m benchmarks.nurikabe_perf --timeout
 # 120 --backends NAME`): issue 30's open targets. The giant islands: 29, 753 and 1030 have
 # a thin sea whose shape is an isoperimetric argument (sat and cpsat prove 1030 with the
-# sea's BFS layers, in 4 and about 20 s), 683 a 51 among small islands (sat proves it in
-# about 46 s; cpsat finds no solution in 120 s, by height, layers or lazy cuts). For hand,
+# sea's BFS layers, in 4 and about 20 s; hand, growing the sea from its edge, in about
+# 200 s), 683 a 51 among small islands (sat proves it in about 46 s; cpsat's height model
+# alone in about 210 s, lazy cuts not in 300). For hand,
 # 1108, a large search tree, is proven in more (`LONG`). 756_15x15 left the list when the
 # lookahead gained forcing (proven in 8 s, 182 nodes).
 OPEN = {
@@ -182,3 +183,19 @@ def test_thin_seas_are_counted_like_brute_force(text):
     for backend in BACKENDS:
         result = run(instance, backend, Limits(timeout=60, count=True))
         assert result.count == expected and result.verified, backend
+
+
+def test_a_thin_sea_is_branched_on_beside_its_shaded_cells():
+    # After the root, the cell whose trials reach furthest (0, top left) is not beside the
+    # sea; hand's search grows a thin sea from its edge instead.
+    instance = nurikabe.parse("nurikabe 5 5\n- - - - 2\n- - - - -\n- - - - -\n"
+                              "- - 17 - -\n- - - - -\n")
+    model = hand.build(instance)
+    assert model.islands.thin and model.settle() and not model.decided()
+    dom, nbrs = model.store.dom, model.grid.neighbours
+    plain = model.prop.most_impact()
+    assert not any(dom[w] == hand.SHADED for w in nbrs[plain])
+    chosen = model.choose(model.store)
+    assert chosen != plain and any(dom[w] == hand.SHADED for w in nbrs[chosen])
+    usual = hand.build(nurikabe.parse("nurikabe 3 3\n3 - -\n- - -\n- - 1\n"))
+    assert not usual.islands.thin  # a sea of half the grid: branching anywhere
