@@ -77,15 +77,15 @@ a completion's ring for land, pools and pockets, is a few shifts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..core.clue_grid import Bitboard
 from .grid import Grid, LowLink
 from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Store, values_of
-from .regions import NoUniformBlock, RegionConnected, blocks
+from .regions import NoUniformBlock, RegionConnected, blocks, changed_cells
 
 __all__ = ["Islands", "TECHNIQUES", "SHAPE_NODES", "SHAPE_LEAVES", "SHAPE_ROOM", "SEA_LABEL",
-           "thin_sea"]
+           "thin_sea", "sea_size"]
 
 # The deduction techniques, beyond the link and island bounds (always on).
 TECHNIQUES = ("reach", "cuts", "shapes")
@@ -201,10 +201,8 @@ class Islands:
 
     @property
     def sea_size(self) -> int | None:
-        """How many cells the sea has, known when every clue has a number (else None)."""
-        if any(number is None for _, number in self.clues):
-            return None
-        return self.grid.size - sum(number for _, number in self.clues)
+        """How many cells the sea has (`sea_size`), or None."""
+        return sea_size(self.grid.size, self.clues)
 
     @property
     def thin(self) -> bool:
@@ -233,6 +231,15 @@ class _SeaSize:
             for i, m in enumerate(cells):
                 if m == UNDECIDED:
                     store.restrict(i, value)
+
+
+def sea_size(cells: int, clues: Iterable[tuple[int, int | None]]) -> int | None:
+    """How many of a grid's `cells` are sea in every solution: those the islands of the
+    `clues` ((cell, number or None) pairs) do not take; None when a clue has no number."""
+    numbers = [number for _, number in clues]
+    if None in numbers:
+        return None
+    return cells - sum(numbers)
 
 
 def thin_sea(size: int, cells: int) -> bool:
@@ -386,7 +393,7 @@ class _Island:
         for v in self.area:
             if v in seen or dom[v] != land or not dom[n + v] & bit:
                 continue
-            other = land_part(dom, nbrs, land, v)
+            other = land_part(dom, nbrs, land, v)[0]
             seen.update(other)
             if not any(dom[w] == UNDECIDED for x in other for w in nbrs[x]):
                 for x in other:
@@ -408,7 +415,7 @@ class _Island:
                     continue
                 other = others.get(x)
                 if other is None:  # a land part found once per run, however many it touches
-                    cells = land_part(dom, nbrs, land, x)
+                    cells = land_part(dom, nbrs, land, x)[0]
                     other = (x, len(cells))
                     others.update(dict.fromkeys(cells, other))
                 if other[0] not in joined:
@@ -436,8 +443,8 @@ class _Part:
     of a run of its rules; most runs follow a trial that shaded a cell, or changed
     labels only. Why that suffices: the part is what land connects to the clue, so
     it changes only when a cell of it, or of its rim, becomes or stops being land.
-    The changed cells are the non-zero bytes of one XOR of the two states as
-    integers (`regions.RegionConnected` checks its own runs the same way). A part
+    The changed cells come from `regions.changed_cells`, as for
+    `regions.RegionConnected`'s check of its own runs. A part
     under `_KEPT_PART` cells is searched again each time: cheaper than the check."""
 
     __slots__ = ("n", "cell", "nbrs", "land", "seen", "kept", "rim", "bits")
@@ -453,13 +460,7 @@ class _Part:
     def __call__(self, dom: Sequence[int]) -> tuple[list[int], set[int]]:
         if len(self.kept[0]) >= _KEPT_PART and self._same(bytes(dom[:self.n])):
             return self.kept
-        nbrs, land = self.nbrs, self.land
-        part, inside = [self.cell], {self.cell}
-        for v in part:
-            for w in nbrs[v]:
-                if w not in inside and dom[w] == land:
-                    inside.add(w)
-                    part.append(w)
+        part, inside = land_part(dom, self.nbrs, self.land, self.cell)
         self.kept, self.rim, self.bits = (part, inside), None, None
         if len(part) >= _KEPT_PART:
             cells = bytes(dom[:self.n])
@@ -495,14 +496,9 @@ class _Part:
             return False
         before, packed = self.seen
         now = int.from_bytes(cells, "little")
-        changed = now ^ packed
-        if not changed:
-            return True
         land = self.land
         inside, near = self.kept[1], None
-        while changed:
-            i = ((changed & -changed).bit_length() - 1) >> 3
-            changed &= ~(0xFF << (i << 3))
+        for i in changed_cells(packed, now):
             if cells[i] == land or before[i] == land:
                 if near is None:
                     near = set(self.beside())
@@ -513,8 +509,8 @@ class _Part:
 
 
 def land_part(dom: Sequence[int], nbrs: Sequence[Sequence[int]], land: int,
-              start: int) -> list[int]:
-    """The land cells connected to land cell `start`, breadth first."""
+              start: int) -> tuple[list[int], set[int]]:
+    """The land cells connected to land cell `start`, breadth first, and as a set."""
     part = [start]
     seen = {start}
     for v in part:
@@ -522,7 +518,7 @@ def land_part(dom: Sequence[int], nbrs: Sequence[Sequence[int]], land: int,
             if w not in seen and dom[w] == land:
                 seen.add(w)
                 part.append(w)
-    return part
+    return part, seen
 
 
 class _Survey:

@@ -66,14 +66,29 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .grid import Grid, LowLink
 from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Store
 
 __all__ = ["RegionConnected", "ReachesBorder", "NoCheckerboard", "NoUniformBlock", "blocks",
-           "hole_free_region", "GLOBAL_PRIORITY"]
+           "hole_free_region", "changed_cells", "GLOBAL_PRIORITY"]
 
 # The priority `hole_free_region` gives the connectivity rules: after local rules (0).
 GLOBAL_PRIORITY = 1
+
+
+def changed_cells(before: int, after: int) -> Iterator[int]:
+    """The cells that differ between two states of a grid's cells, ascending, each state
+    packed as one integer (`int.from_bytes(bytes(cells), "little")`: a cell's domain
+    mask is one byte). They are the non-zero bytes of one XOR, so a rule that asks what
+    changed since its last run pays a few operations per changed cell, not a pass over
+    the grid."""
+    changed = before ^ after
+    while changed:
+        i = ((changed & -changed).bit_length() - 1) >> 3
+        changed &= ~(0xFF << (i << 3))
+        yield i
 
 
 def _other(member: int) -> int:
@@ -137,18 +152,13 @@ class RegionConnected:
         Why that suffices: the graph of unblocked cells is the same, so is what the
         root reaches; and a cell whose loss cut a new member x off from the root would
         cut off its old member neighbour too, so the last run forced it already. The
-        changed cells are the non-zero bytes of one XOR of the two states as integers
-        (a cell's domain mask is one byte), so the check costs a few operations per
-        changed cell, not a pass over the grid."""
+        changed cells come from `changed_cells`."""
         if self.seen is None:
             return False
         before, packed = self.seen
-        changed = int.from_bytes(cells, "little") ^ packed
         member = self.member
         nbrs = self.lowlink.neighbours
-        while changed:
-            i = ((changed & -changed).bit_length() - 1) >> 3
-            changed &= ~(0xFF << (i << 3))
+        for i in changed_cells(packed, int.from_bytes(cells, "little")):
             if cells[i] != member or before[i] != UNDECIDED:
                 return False
             if not any(before[w] == member for w in nbrs[i]):

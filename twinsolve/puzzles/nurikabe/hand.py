@@ -143,6 +143,7 @@ class NurikabeModel:
         clues = [(self.grid.index(r, c), number) for r, c, number in clue_cells(instance)]
         engine = [name for name in ISLAND_TECHNIQUES if name in self.techniques]
         self.islands = Islands(self.grid, clues, UNSHADED, engine)
+        self.thin = self.islands.thin  # the search grows the sea from its edge (`choose`)
         self.store = self.islands.store()
         self.prop = Propagator(self.store)
         for rule, watches, priority in self.islands.rules():
@@ -195,7 +196,7 @@ class NurikabeModel:
         beside it first (`_beside_sea`), else `choose_cell`'s."""
         if self.probe:
             best = None
-            if self.islands.thin:
+            if self.thin:
                 best = self.prop.most_impact(among=self._beside_sea)
             if best is None:
                 best = self.prop.most_impact()

@@ -76,7 +76,7 @@ from ...models import cpsat_common, graph_constraints, lazy_cuts, sat_common
 from ...models.export import CnfExport
 from ...search.graph import components
 from ...search.grid import Grid
-from ...search.islands import thin_sea
+from ...search.islands import sea_size, thin_sea
 from .rules import Instance, clue_cells, solution_from_shaded
 
 __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
@@ -143,9 +143,7 @@ class Layout:
     @property
     def sea_size(self) -> int | None:
         """The number of shaded cells of every solution, None with a `?` clue."""
-        if any(number is None for _, number in self.clues):
-            return None
-        return self.cells - sum(number for _, number in self.clues)
+        return sea_size(self.cells, self.clues)
 
     @property
     def cells(self) -> int:
