@@ -300,6 +300,37 @@ def test_a_land_part_kept_for_a_state_is_the_part_that_state_gets_afresh(monkeyp
     assert kept > 50
 
 
+@pytest.mark.parametrize("searches", sampled([8, 20]))  # the second under `slow`
+def test_completions_filtered_from_a_base_are_those_grown_afresh(monkeypatch, searches):
+    """An island's candidate completions are filtered from the last enumeration that
+    finished when the part only grew and the reach only shrank (`islands._Shapes`):
+    along searches with probing on random 5x5 grids, every list it filters holds the
+    sets a fresh enumeration grows (in another order: the summary of the completions
+    does not depend on it), and a fresh one never runs past its limits where the
+    filter answered; and it does filter."""
+    import copy
+
+    from twinsolve.search import islands as module
+
+    candidates = module._Shapes._candidates
+    filtered = 0
+
+    def checked(self, region):
+        nonlocal filtered
+        base = self.base
+        found = candidates(self, region)
+        if self.base is base and base is not None:  # answered from the base
+            filtered += 1
+            fresh = copy.copy(self)
+            fresh.base = None
+            assert sorted(candidates(fresh, region)) == sorted(found)
+        return found
+
+    monkeypatch.setattr(module._Shapes, "_candidates", checked)
+    random_searches(random.Random("filtered completions"), searches)
+    assert filtered > 50
+
+
 def random_searches(rng: random.Random, searches: int) -> None:
     """Searches (two solutions at most, 200 nodes) with probing on random 5x5 grids of
     islands, every rule of `Islands` on."""

@@ -60,8 +60,11 @@ The per-clue rules watch only the cells their island may reach, so a change
 wakes the islands near it; results of the reach, cut and shape analyses are
 kept per island and state of what each reads, so backtracking and probing
 meet them again for free (`_Survey`: four reaches in five on 688_20x20 of the
-janko.at corpus). The reach and the completions' checks work on sets of cells as
-integers (`core.clue_grid.Bitboard`): a step from a whole frontier, or a check of
+janko.at corpus). An island's candidate completions, in a state whose land part
+only grew and reach only shrank since the last enumeration that finished (a
+trial's, or a search child's), are that enumeration's, filtered
+(`_Shapes._candidates`). The reach and the completions' checks work on sets of
+cells as integers (`core.clue_grid.Bitboard`): a step from a whole frontier, or a check of
 a completion's ring for land, pools and pockets, is a few shifts.
 
 >>> from twinsolve.search.grid import Grid
@@ -641,7 +644,7 @@ class _Shapes:
     """Every completion of the island of clue `k`, while there are few; module docstring."""
 
     __slots__ = ("n", "bit", "cell", "number", "nbrs", "land", "sea", "board",
-                 "cache", "limit", "leaves", "maxroom", "survey", "parts")
+                 "cache", "limit", "leaves", "maxroom", "survey", "parts", "base")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int,
                  survey: _Survey, parts: _Part) -> None:
@@ -653,6 +656,9 @@ class _Shapes:
         self.board = islands.board
         self.cache: dict[tuple, tuple[list[int], list[int], set[int]] | None] = {}
         self.limit, self.leaves, self.maxroom = SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM
+        # (part, reach, its candidate sets) of the last enumeration that finished
+        # (`_candidates`)
+        self.base: tuple[int, int, list[int]] | None = None
 
     def __call__(self, store: Store) -> None:
         dom, n, bit = store.dom, self.n, self.bit
@@ -718,15 +724,67 @@ class _Shapes:
 
     def _enumerate(self, dom: list[int], region: _Region, musts: int, near: int,
                    lands: int, seas_: int, seas: int) -> tuple[list[int], list[int], set[int]]:
-        """Redelmeier's enumeration of the connected sets of the island's size grown from
-        its part within its region, each kept when it is a valid completion: it holds
-        the land only it may own and a cell of each block in `musts` (top-left cells),
-        touches no other land, leaves no pool and walls off no small pocket of sea. The
-        checks read the cells `near` only (their `lands` and `seas_`), and `seas` (the
-        grid's sea cells, capped above the largest pocket); each is a few operations on
-        `Bitboard` integers, as a completion is met thousands of times a second."""
-        nbrs, reach, board = self.nbrs, region.reach, self.board
+        """The island's valid completions among its candidates (`_candidates`): those
+        that hold the land only it may own and a cell of each block in `musts`
+        (top-left cells), touch no other land, leave no pool and wall off no small
+        pocket of sea, summed up. The checks read the cells `near` only (their `lands`
+        and `seas_`), and `seas` (the grid's sea cells, capped above the largest
+        pocket); each is a few operations on `Bitboard` integers, as a completion is met
+        thousands of times a second."""
+        board = self.board
         opens = near & ~lands & ~seas_
+        owned = sum(1 << v for v in region.owned)
+        must_bits = [board.block_cells(1 << v) for v in values_of(musts)]
+        # the summary, as cells: in every completion, beside every one, in any
+        every = beside = union = 0
+        found = False
+        for bits in self._candidates(region):
+            if bits & owned != owned or any(not bits & block for block in must_bits):
+                continue
+            ring = board.around(bits)
+            if ring & lands:
+                continue
+            walls = ring & opens
+            if found and not (every & ~bits or beside & ~walls or bits & ~union):
+                continue  # valid or not, it would change no part of the summary
+            if (board.blocks(seas_ | walls) & board.touching(walls)
+                    or self._pocket(bits, ring, lands, seas_, seas, near)):
+                continue
+            if found:
+                every, beside, union = every & bits, beside & walls, union | bits
+            else:
+                every, beside, union, found = bits, walls, bits, True
+        if not found:
+            return [], [], set()
+        return ([v for v in values_of(every) if dom[v] == UNDECIDED], values_of(beside),
+                set(values_of(union)))
+
+    def _candidates(self, region: _Region) -> list[int]:
+        """The connected sets of the island's size that hold its part and lie in its
+        reach, as `Bitboard` integers; `_TooMany` past the step or set limit.
+
+        Why a base: the sets of a state whose part holds the base's part and whose
+        reach lies in the base's reach are among the base's sets (each holds the base's
+        part and lies in its reach), and they take no more steps to grow than the
+        base's did (each step grows one of them). So when the base's enumeration
+        finished, filtering its sets gives exactly what growing them again would, at a
+        few operations each. Probing's and the lookahead's trials, and a search's
+        children, are such states of the fixpoint they start from; a state that is not
+        grows its sets afresh and becomes the base."""
+        part, reach = self.parts.mask(), region.reach
+        if self.base is not None:
+            base_part, base_reach, sets = self.base
+            if part & base_part == base_part and not reach & ~base_reach:
+                return [bits for bits in sets if bits & part == part and not bits & ~reach]
+        sets = self._grow(region, part)
+        self.base = (part, reach, sets)
+        return sets
+
+    def _grow(self, region: _Region, part: int) -> list[int]:
+        """Redelmeier's enumeration of the connected sets of the island's size grown from
+        its `part` within its reach, each met once; `_TooMany` past `limit` steps or
+        `leaves` sets."""
+        nbrs, reach = self.nbrs, region.reach
         seen = set(region.part)
         first = []
         for v in region.part:
@@ -734,46 +792,15 @@ class _Shapes:
                 if reach >> w & 1 and w not in seen:
                     seen.add(w)
                     first.append(w)
-        owned = sum(1 << v for v in region.owned)
-        must_bits = [board.block_cells(1 << v) for v in values_of(musts)]
-        # the summary, as cells: in every completion, beside every one, in any; `found`
-        # says whether there is one
-        summary = [0, 0, 0]
-        found = False
-        bits = sum(1 << v for v in region.part)
+        sets: list[int] = []
         steps = 0
-        leaves = 0
-
-        def keep(bits: int) -> None:
-            nonlocal found
-            if bits & owned != owned or any(not bits & block for block in must_bits):
-                return
-            ring = board.around(bits)
-            if ring & lands:
-                return
-            walls = ring & opens
-            if found and not (summary[0] & ~bits or summary[1] & ~walls
-                              or bits & ~summary[2]):
-                return  # valid or not, it would change no part of the summary
-            if (board.blocks(seas_ | walls) & board.touching(walls)
-                    or self._pocket(bits, ring, lands, seas_, seas, near)):
-                return
-            if found:
-                summary[0] &= bits
-                summary[1] &= walls
-                summary[2] |= bits
-            else:
-                summary[:] = [bits, walls, bits]
-                found = True
 
         def grow(untried: list[int], remaining: int, bits: int) -> None:
             nonlocal steps
             if remaining == 0:
-                nonlocal leaves
-                leaves += 1
-                if leaves > self.leaves:
+                sets.append(bits)
+                if len(sets) > self.leaves:
                     raise _TooMany
-                keep(bits)
                 return
             untried = list(untried)
             while untried:
@@ -786,11 +813,8 @@ class _Shapes:
                 grow(untried + added, remaining - 1, bits | 1 << v)
                 seen.difference_update(added)
 
-        grow(first, self.number - len(region.part), bits)
-        if not found:
-            return [], [], set()
-        every, beside, union = (values_of(b) for b in summary)
-        return [v for v in every if dom[v] == UNDECIDED], beside, set(union)
+        grow(first, self.number - len(region.part), part)
+        return sets
 
     def _pocket(self, bits: int, ring: int, lands: int, seas_: int, seas: int,
                 near: int) -> bool:
