@@ -63,6 +63,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -1250,6 +1251,27 @@ _STDOUT_TAKEN = {**{("solve", fmt): "the answers" for fmt in ("svg", "png", "pdf
                  ("play", "record"): "the game's turns"}
 
 
+# The suffixes of the files twinsolve writes: a folder output not made yet and named so is
+# refused (`_not_named_like_a_file`).
+_FILE_SUFFIXES = frozenset({"svg", "png", "pdf", "txt", "json", "html", "csv", "md", "tex",
+                            "cnf", "wcnf", "pb", "sqlite"})
+
+
+def _not_named_like_a_file(args: argparse.Namespace, name: str) -> None:
+    """Refuse folder output `--name` when it does not exist yet and is named like a file
+    (`render --out board.png`). Why: whoever types that means a picture, and would find a
+    folder called board.png holding board.svg; a folder made beforehand is taken as it is."""
+    folder = Path(getattr(args, name))
+    suffix = folder.suffix.lower().lstrip(".")
+    if suffix not in _FILE_SUFFIXES or folder.exists() or folder.is_symlink():
+        return
+    hint = ""
+    if args.command == "render" and suffix in ("svg", "png", "pdf"):
+        hint = f" (--format {suffix} picks the pictures' format)"
+    raise UsageError(f"--{name} {folder}: names a folder, but is named like a .{suffix} "
+                     f"file; name a folder{hint}")
+
+
 def _check_outputs(args: argparse.Namespace) -> bool:
     """Refuse (one line) every output path the command could not write; True when one of
     them is standard output."""
@@ -1258,6 +1280,7 @@ def _check_outputs(args: argparse.Namespace) -> bool:
     for name in _OUTPUT_FOLDERS.get(args.command, ()):
         if getattr(args, name) is not None:
             check_folder(getattr(args, name))
+            _not_named_like_a_file(args, name)
     to_stdout = [name for name in _OUTPUT_FILES.get(args.command, ())
                  if getattr(args, name) == STDOUT]
     for name in to_stdout:

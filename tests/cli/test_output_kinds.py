@@ -7,7 +7,8 @@ kind of path serves every row: a symlink stays a symlink and its target is
 written, a FIFO stays a FIFO (read from a thread), /dev/null stays a
 character device, a read-only file and a folder are refused in one line
 before any work (exit 2, nothing changed), and `-` is standard output where
-the command takes it. In-process through `twinsolve.cli.main`; two
+the command takes it. A folder output not made yet and named like a file
+(`render --out board.png`) is refused too. In-process through `twinsolve.cli.main`; two
 subprocesses check the real process: the issue's `--html /dev/full`, and a
 replay page piped out of `play --replay F --html -`.
 """
@@ -229,10 +230,12 @@ def _blocked(tmp: Path) -> dict[str, tuple[str, str]]:
     return {"a file": (str(tmp / "file"), "it is a file, not a folder"),
             "under a file": (str(tmp / "file" / "x"), "file is a file, not a folder"),
             "in a read-only folder": (str(tmp / "locked" / "x"), "locked is read-only"),
-            "-": ("-", "a folder of files cannot go to standard output")}
+            "-": ("-", "a folder of files cannot go to standard output"),
+            "named like a file": (str(tmp / "board.png"), "named like a .png file")}
 
 
-@pytest.mark.parametrize("kind", ["a file", "under a file", "in a read-only folder", "-"])
+@pytest.mark.parametrize("kind", ["a file", "under a file", "in a read-only folder", "-",
+                                  "named like a file"])
 @pytest.mark.parametrize("command", list(FOLDERS))
 def test_a_folder_output_that_cannot_be_is_refused_in_one_line(tmp_path, inputs, capsys,
                                                                 command, kind):
@@ -242,6 +245,22 @@ def test_a_folder_output_that_cannot_be_is_refused_in_one_line(tmp_path, inputs,
     assert main(FOLDERS[command][0](inputs, path)) == 2
     _one_line_refusal(capsys, path, words)
     assert snapshot(tmp_path) == before
+
+
+def test_a_folder_made_beforehand_is_used_whatever_its_name(tmp_path, inputs):
+    """Only a folder not made yet is refused for a file's name: one the user made is theirs."""
+    folder = tmp_path / "board.png"
+    folder.mkdir()
+    args, written = FOLDERS["render --out"]
+    assert main(args(inputs, str(folder))) == 0
+    assert any(p.name.startswith(written) for p in folder.iterdir())
+
+
+def test_render_into_a_picture_name_says_which_option_picks_the_format(tmp_path, capsys):
+    capsys.readouterr()
+    assert main(["render", LIGHTS, "--out", str(tmp_path / "board.pdf")]) == 2
+    _one_line_refusal(capsys, "--format pdf picks the pictures' format")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_shipped_sets_refuse_a_bad_folder_before_generating(tmp_path, capsys):
