@@ -244,28 +244,19 @@ def test_a_survey_kept_for_a_state_is_the_survey_that_state_gets_afresh(monkeypa
     all the survey reads: a state met again may differ elsewhere, even beside the
     island's land). Each survey is made twice: the default run makes the first 8
     searches of the 20."""
-    import copy
-
     from twinsolve.search import islands as module
 
-    survey = module._Survey.__call__
-    kept = 0
-
-    def checked(self, dom, part, start, room):
-        nonlocal kept
-        before = len(self.cache)
-        region = survey(self, dom, part, start, room)
-        fresh = copy.copy(self)
+    def forget(fresh):
         fresh.cache = {}
-        again = survey(fresh, dom, part, start, room)
+
+    def agree(kept, fresh, region, again):
         assert (region.part, region.reach, region.owned, region.labelled) == (
             again.part, again.reach, again.owned, again.labelled)
-        kept += len(self.cache) == before
-        return region
 
-    monkeypatch.setattr(module._Survey, "__call__", checked)
-    random_searches(random.Random("kept surveys"), searches)
-    assert kept > 50
+    reused = checked_afresh(monkeypatch, module._Survey, "__call__", "kept surveys", searches,
+                            mark=lambda survey: len(survey.cache), forget=forget, agree=agree,
+                            kept=lambda survey, size, region: len(survey.cache) == size)
+    assert reused > 50
 
 
 @pytest.mark.parametrize("searches", sampled([8, 20]))  # the second under `slow`
@@ -275,60 +266,71 @@ def test_a_land_part_kept_for_a_state_is_the_part_that_state_gets_afresh(monkeyp
     every part, however small): along searches with probing on random 5x5 grids, every
     part it answers with is the one a fresh search makes, rim and set included, and it
     does answer from what it kept."""
-    import copy
-
     from twinsolve.search import islands as module
 
     monkeypatch.setattr(module, "_KEPT_PART", 1)
-    part_of = module._Part.__call__
-    kept = 0
 
-    def checked(self, dom):
-        nonlocal kept
-        before = self.kept
-        found = part_of(self, dom)
-        fresh = copy.copy(self)
+    def forget(fresh):
         fresh.seen, fresh.kept = None, ([], set())
-        again = part_of(fresh, dom)
-        assert found == again and self.beside() == fresh.beside()
-        assert self.mask() == sum(1 << v for v in again[0])
-        kept += found is before
-        return found
 
-    monkeypatch.setattr(module._Part, "__call__", checked)
-    random_searches(random.Random("kept parts"), searches)
-    assert kept > 50
+    def agree(kept, fresh, found, again):
+        assert found == again and kept.beside() == fresh.beside()
+        assert kept.mask() == sum(1 << v for v in again[0])
+
+    reused = checked_afresh(monkeypatch, module._Part, "__call__", "kept parts", searches,
+                            mark=lambda part: part.kept, forget=forget, agree=agree,
+                            kept=lambda part, before, found: found is before)
+    assert reused > 50
 
 
 @pytest.mark.parametrize("searches", sampled([8, 20]))  # the second under `slow`
 def test_completions_filtered_from_a_base_are_those_grown_afresh(monkeypatch, searches):
     """An island's candidate completions are filtered from the last enumeration that
     finished when the part only grew and the reach only shrank (`islands._Shapes`):
-    along searches with probing on random 5x5 grids, every list it filters holds the
-    sets a fresh enumeration grows (in another order: the summary of the completions
-    does not depend on it), and a fresh one never runs past its limits where the
-    filter answered; and it does filter."""
-    import copy
-
+    along searches with probing on random 5x5 grids, every list it gives holds the sets
+    a fresh enumeration grows (in another order: the summary of the completions does
+    not depend on it), and a fresh one never runs past its limits where the filter
+    answered; and it does filter."""
     from twinsolve.search import islands as module
 
-    candidates = module._Shapes._candidates
-    filtered = 0
+    def forget(fresh):
+        fresh.base = None
 
-    def checked(self, region):
-        nonlocal filtered
-        base = self.base
-        found = candidates(self, region)
-        if self.base is base and base is not None:  # answered from the base
-            filtered += 1
-            fresh = copy.copy(self)
-            fresh.base = None
-            assert sorted(candidates(fresh, region)) == sorted(found)
-        return found
+    def agree(kept, fresh, found, again):
+        assert sorted(found) == sorted(again)
 
-    monkeypatch.setattr(module._Shapes, "_candidates", checked)
-    random_searches(random.Random("filtered completions"), searches)
-    assert filtered > 50
+    reused = checked_afresh(monkeypatch, module._Shapes, "_candidates", "filtered completions",
+                            searches, mark=lambda shapes: shapes.base, forget=forget,
+                            agree=agree, kept=lambda shapes, base, found: (
+                                base is not None and shapes.base is base))
+    assert reused > 50
+
+
+def checked_afresh(monkeypatch, cls, name: str, seed: str, searches: int, *, mark, forget,
+                   agree, kept) -> int:
+    """Run `random_searches` with `cls.name` (a rule's part that keeps work between calls)
+    checked at every call: the call is made again on a copy of its object with what it
+    kept forgotten (`forget(copy)`), and `agree(obj, copy, answer, again)` asserts the two
+    answers agree. How many answers came from what was kept: `kept(obj, mark(obj) before
+    the call, answer)` says."""
+    import copy
+
+    method = getattr(cls, name)
+    reused = 0
+
+    def checked(self, *args):
+        nonlocal reused
+        before = mark(self)
+        answer = method(self, *args)
+        fresh = copy.copy(self)
+        forget(fresh)
+        agree(self, fresh, answer, method(fresh, *args))
+        reused += kept(self, before, answer)
+        return answer
+
+    monkeypatch.setattr(cls, name, checked)
+    random_searches(random.Random(seed), searches)
+    return reused
 
 
 def random_searches(rng: random.Random, searches: int) -> None:
