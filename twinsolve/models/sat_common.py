@@ -95,6 +95,8 @@ class SolverTraits:
 
 _NO_INTERRUPT = SolverTraits(interrupt=False)
 # Solvers not listed here support everything (glucose, minisat, maple, gluecard, ...).
+# Glucose 4.1 (glucose4, gluecard4) checks its interrupt and budgets only between
+# restarts, which can be far apart: a stop there lands late (README, `--timeout`).
 TRAITS: dict[str, SolverTraits] = {
     "cadical103": _NO_INTERRUPT,
     "cadical153": _NO_INTERRUPT,
