@@ -219,3 +219,20 @@ def test_bench_help_says_what_memory_measures(cli, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     proc = cli("bench", "--help")
     assert "may add to its worker's resident memory at its peak" in proc.stdout
+
+
+@linux_only
+def test_a_forked_solver_call_counts_its_own_pages_not_the_workers_it_shares():
+    # Glucose 4.1 solves under a limit in a child forked from the worker (models.sat_forked);
+    # the harness's polls summed that child's resident size, the worker's pages all over
+    # again (~100 MB), and killed a run well within an 80 MB budget as `memout` (it adds
+    # about 40 MB in a fresh worker, half of it the pages the child copies as it writes)
+    text = (Path(__file__).resolve().parents[2] / "instances" / "chess" /
+            "mixed-8x8-20.txt").read_text()
+    worker = WorkerProcess()
+    try:
+        outcome = worker.execute(_task("sat:glucose4", text), 30, 80)
+    finally:
+        worker.close()
+    assert outcome.result["status"] == "solved", outcome.result.get("message")
+    assert outcome.mem_mb < 80

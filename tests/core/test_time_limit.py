@@ -21,6 +21,7 @@ import types
 
 import numpy as np
 import pytest
+from pysat.examples.genhard import PHP
 
 from twinsolve.core import drawing
 from twinsolve.core.limits import Deadline, Limits
@@ -401,17 +402,15 @@ def test_native_calls_get_the_time_left_before_the_hard_stop(alarm_state):
 
 def _pigeonhole(holes: int) -> list[list[int]]:
     """holes + 1 pigeons in `holes` holes: unsatisfiable, and hard for CDCL."""
-    var = lambda p, h: p * holes + h + 1  # noqa: E731
-    clauses = [[var(p, h) for h in range(holes)] for p in range(holes + 1)]
-    clauses += [[-var(p, h), -var(q, h)] for h in range(holes)
-                for p in range(holes + 1) for q in range(p + 1, holes + 1)]
-    return clauses
+    return PHP(holes).clauses
 
 
-@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+@pytest.mark.parametrize("solver", ["cadical195", "minisat22", "glucose4", "kissat404",
+                                    "lingeling"])
 def test_a_solver_without_a_deadline_is_stopped_by_the_run_around_it(alarm_state, solver):
     # What a generator's incremental oracle is: a solver kept with Deadline(None). The run's
-    # limit stops it through its own slices or interrupt, and the stop is raised once it has
+    # limit stops it through its own slices, its interrupt or its forked child (Glucose 4.1
+    # was up to 1.5 s late, Kissat and Lingeling ran on), and the stop is raised once it has
     # returned, never as an "out of time" answer the caller could take for a proof.
     from twinsolve.models.sat_common import SatSession
 
@@ -420,7 +419,7 @@ def test_a_solver_without_a_deadline_is_stopped_by_the_run_around_it(alarm_state
         with TimeLimit(0.3, grace=0.0):
             with SatSession(solver, _pigeonhole(11), Deadline(None)) as session:
                 session.solve()
-    assert time.perf_counter() - start < 2.0
+    assert time.perf_counter() - start < 1.0
 
 
 def test_generate_stops_at_its_timeout_and_frees_its_solvers(tmp_path):

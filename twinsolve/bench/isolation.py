@@ -35,7 +35,8 @@ Measurements (`Outcome`), taken for every run:
   worker's own reading (its exact peak above its resting size, and a child
   program's peak where the kernel's high-water mark of children rose:
   twinsolve.system.memory) and the harness's polls of the worker and its
-  children every 20 ms (which see a child program the kernel's mark does not);
+  children every 20 ms (which see a child program the kernel's mark does not;
+  a child forked from the worker for a solver call counts its private pages);
 - load: the host's 1-minute load average when the run was sent
   (twinsolve.bench.provenance.host_load).
 
@@ -103,14 +104,38 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _read_proc(pid: int, name: str) -> bytes:
+    try:
+        with open(f"/proc/{pid}/{name}", "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
+
+
+def _statm_resident(pid: int) -> int:
+    try:
+        return int(_read_proc(pid, "statm").split()[1]) * _PAGE
+    except (ValueError, IndexError):
+        return 0
+
+
+def _private_bytes(pid: int) -> int:
+    """The pages `pid` holds alone (smaps_rollup's Private_*), or its resident size."""
+    private = [int(line.split()[1]) * 1024
+               for line in _read_proc(pid, "smaps_rollup").splitlines()
+               if line.startswith((b"Private_Clean:", b"Private_Dirty:"))]
+    return sum(private) if private else _statm_resident(pid)
+
+
 def _resident_bytes(pid: int) -> int:
-    total = 0
-    for member in [pid, *_children(pid)]:
-        try:
-            with open(f"/proc/{member}/statm") as statm:
-                total += int(statm.read().split()[1]) * _PAGE
-        except (OSError, ValueError, IndexError):
-            pass
+    """The worker's resident size plus its children's. A child forked from the worker
+    (a solver call under a limit, twinsolve.system.forked) shares the worker's pages
+    and keeps its command line: only its private pages are its own."""
+    worker = _read_proc(pid, "cmdline")
+    total = _statm_resident(pid)
+    for child in _children(pid):
+        forked = bool(worker) and _read_proc(child, "cmdline") == worker
+        total += _private_bytes(child) if forked else _statm_resident(child)
     return total
 
 

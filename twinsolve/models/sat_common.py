@@ -16,10 +16,11 @@ manager) and runs every call under a `Deadline`. PySAT solvers differ in what
 they allow, declared as data in `TRAITS`: glucose / minisat / maple style
 solvers are stopped by a `threading.Timer` calling `interrupt()`; CaDiCaL has
 no `interrupt()` in PySAT, so it runs in conflict-budget slices (learnt
-clauses are kept between slices) and the deadline is checked between them;
-Kissat and Lingeling can be neither interrupted nor sliced, so their deadline
-is only checked between calls. (Glucose notices an interrupt only at its next
-restart, which can be a second or two late on hard formulas.) Kissat is also
+clauses are kept between slices) and the deadline is checked between them.
+Nothing in this process stops Kissat or Lingeling (neither interrupt nor
+budgets) or Glucose 4.1 (its interrupt is heard only at restarts, seconds
+apart) on time, so under a deadline each of their calls runs in a forked
+child killed at the deadline (`models.sat_forked`). Kissat is also
 non-incremental: the session rebuilds it from all clauses before every call
 after the first.
 
@@ -50,9 +51,8 @@ import functools
 import itertools
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,7 +64,9 @@ from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 from ..core.errors import UsageError
 from ..core.limits import Deadline, Limits
 from ..core.result import Status, Tally, solutions_wanted
+from ..system import forked
 from ..system.interrupts import interrupt_deferred, on_interrupt
+from .sat_forked import ForkingSolver, pysat_leaves_sigint
 
 __all__ = [
     "minimum_and_tally", "DEFAULT_SOLVER", "TRAITS", "SolverTraits", "Encoding", "xor_clauses",
@@ -89,14 +91,23 @@ class SolverTraits:
 
     interrupt: bool = True    # interrupt() stops solve_limited(expect_interrupt=True)
     budget: bool = True       # conf_budget() + solve_limited() run in resumable slices
+    prompt: bool = True       # it heeds the interrupt or budget within a fraction of a second
     incremental: bool = True  # clauses may be added after a solve; assumptions and cores
     stats: bool = True        # accum_stats() gives decisions, conflicts, propagations
+
+    @property
+    def forked(self) -> bool:
+        """Nothing in this process stops it on time: under a deadline each call runs in
+        a forked child killed at the deadline (models.sat_forked)."""
+        return not self.prompt or not (self.interrupt or self.budget)
 
 
 _NO_INTERRUPT = SolverTraits(interrupt=False)
 # Solvers not listed here support everything (glucose, minisat, maple, gluecard, ...).
 # Glucose 4.1 (glucose4, gluecard4) checks its interrupt and budgets only between
-# restarts, which can be far apart: a stop there lands late (README, `--timeout`).
+# restarts, which can be seconds apart: not prompt, so its calls under a deadline are
+# forked like those of Kissat and Lingeling, which have neither (models.sat_forked).
+_LATE = SolverTraits(prompt=False)
 TRAITS: dict[str, SolverTraits] = {
     "cadical103": _NO_INTERRUPT,
     "cadical153": _NO_INTERRUPT,
@@ -104,6 +115,8 @@ TRAITS: dict[str, SolverTraits] = {
     "cadical300": _NO_INTERRUPT,
     "kissat404": SolverTraits(interrupt=False, budget=False, incremental=False, stats=False),
     "lingeling": SolverTraits(interrupt=False, budget=False),
+    "glucose4": _LATE,
+    "gluecard4": _LATE,
 }
 
 
@@ -171,6 +184,13 @@ def _known_method(method: Any) -> str:
 
 def _traits(name: str) -> SolverTraits:
     return TRAITS.get(name, SolverTraits())
+
+
+def _stoppable(solver: Solver, traits: SolverTraits) -> Solver:
+    """`solver`, wrapped so that a deadline stops it on time when nothing else can."""
+    if traits.forked and forked.AVAILABLE:
+        return ForkingSolver(solver, traits.stats)  # type: ignore[return-value]
+    return solver
 
 
 # ---------------------------------------------------------------- encoding
@@ -334,34 +354,6 @@ def _interrupt_wins(call: Callable[..., bool | None]) -> Callable[..., bool | No
     return guarded
 
 
-class _NotMainThread:
-    @staticmethod
-    def check() -> bool:
-        return False
-
-
-@contextmanager
-def _python_keeps_sigint() -> Iterator[None]:
-    """A PySAT call during which Ctrl-C stays with Python's own handler.
-
-    Why: for a solver without `expect_interrupt` (CaDiCaL), PySAT installs a
-    SIGINT handler that longjmps out of the solver, at times out of the middle
-    of malloc: the process then hangs or aborts ("free(): invalid pointer"),
-    and CaDiCaL is always left in an invalid state. PySAT installs it only on
-    the main thread, which it asks `pysat.solvers.MainThread`; answering no
-    for one budgeted slice (half a second at most) leaves the signal to Python,
-    which raises KeyboardInterrupt as soon as the slice returns.
-    """
-    import pysat.solvers
-
-    real = pysat.solvers.MainThread
-    pysat.solvers.MainThread = _NotMainThread
-    try:
-        yield
-    finally:
-        pysat.solvers.MainThread = real
-
-
 @_interrupt_wins
 def limited_solve(solver: Solver, traits: SolverTraits, deadline: Deadline,
                   assumptions: Sequence[int] = ()) -> bool | None:
@@ -384,13 +376,15 @@ def _bounded_solve(solver: Solver, traits: SolverTraits, bound: Deadline,
     remaining = bound.remaining()
     if remaining is not None and remaining <= 0:
         return None
+    if remaining is not None and isinstance(solver, ForkingSolver):
+        return solver.solve_within(remaining, assumptions)
     if traits.interrupt:  # even without a deadline: Ctrl-C interrupts it (on_interrupt)
         return _solve_with_timer(solver, remaining, assumptions)
     if remaining is None:
         return solver.solve(assumptions=list(assumptions))
     if traits.budget:
         return _solve_in_slices(solver, bound, assumptions)
-    # Neither interruptible nor sliceable: the call may overrun the deadline.
+    # Neither interruptible nor sliceable, and no fork on this system: it may overrun.
     return solver.solve(assumptions=list(assumptions))
 
 
@@ -429,7 +423,7 @@ def _solve_in_slices(solver: Solver, deadline: Deadline,
         before = solver.accum_stats().get("conflicts", 0)
         started = time.perf_counter()
         solver.conf_budget(budget)
-        with _python_keeps_sigint():
+        with pysat_leaves_sigint():
             outcome = solver.solve_limited(assumptions=list(assumptions))
         if outcome is not None:
             return outcome
@@ -457,7 +451,8 @@ class SatSession:
         clauses = [list(c) for c in clauses]
         # Only a non-incremental solver needs the clauses again (it is rebuilt).
         self._clauses = clauses if not self.traits.incremental else []
-        self._solver: Solver | None = Solver(name=name, bootstrap_with=clauses)
+        self._solver: Solver | None = _stoppable(Solver(name=name, bootstrap_with=clauses),
+                                                  self.traits)
         self._used = False   # a non-incremental solver must be rebuilt after one call
         self._model: list[int] | None = None
 
@@ -502,7 +497,8 @@ class SatSession:
         if not self.traits.incremental and self._used:
             self._collect_stats()
             self._free()
-            self._solver = Solver(name=self.name, bootstrap_with=self._clauses)
+            self._solver = _stoppable(Solver(name=self.name, bootstrap_with=self._clauses),
+                                      self.traits)
         self._used = True
         self.stats.calls += 1
         outcome = limited_solve(self._solver, self.traits, self.deadline, assumptions)
@@ -615,6 +611,10 @@ class _DeadlineRC2(RC2):
         self._solver_traits = _traits(solver)
         self.oracle_calls = 0
         super().__init__(formula, solver=solver)
+
+    def init(self, formula: WCNF, incr: bool = False) -> None:
+        super().init(formula, incr=incr)
+        self.oracle = _stoppable(self.oracle, self._solver_traits)
 
     def _call_oracle(self, assumptions=(), expect_interrupt=False):
         self.oracle_calls += 1

@@ -19,6 +19,12 @@ Two questions, two tools:
   within the budget (a child over it then always raises the maximum);
   `stale` says when it no longer holds, and the harness then replaces the
   worker.
+  A forked solver call (`system.forked`) is a child too, but it starts with
+  all of its parent's pages resident, so its kernel peak is mostly the
+  parent's: the child measures what it added itself (`start_own_peak`,
+  `own_peak_above`), the parent files that with the child's kernel peak
+  (`note_forked`), and a run counts the forked calls' largest growth, and
+  a rise of the children's peak only when a forked call does not explain it.
 
 Linux reads /proc/self/statm and /proc/self/status; elsewhere the resident
 size reads as 0, the peak comes from getrusage, and without a reset a run's
@@ -33,7 +39,8 @@ import resource
 import sys
 
 __all__ = ["mapped_bytes", "address_space_left", "resident_bytes", "peak_resident_bytes",
-           "children_peak_bytes", "reset_peak", "RunMemory"]
+           "children_peak_bytes", "reset_peak", "start_own_peak", "own_peak_above",
+           "note_forked", "RunMemory"]
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 _RU_MAXRSS_UNIT = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
@@ -92,6 +99,26 @@ def reset_peak() -> bool:
         return False
 
 
+def start_own_peak() -> int:
+    """Reset the peak and return the size to measure growth from (in a forked child)."""
+    reset_peak()
+    return resident_bytes() or peak_resident_bytes()
+
+
+def own_peak_above(baseline: int) -> int:
+    """Bytes this process's peak rose above `baseline` (from `start_own_peak`)."""
+    return max(0, peak_resident_bytes() - baseline)
+
+
+# One record per forked call this process made: (the child's kernel peak, what it added).
+_forked: list[tuple[int, int]] = []
+
+
+def note_forked(child_peak_kib: int, added: int) -> None:
+    """File a reaped forked call: its `ru_maxrss` and the growth it measured itself."""
+    _forked.append((child_peak_kib * _RU_MAXRSS_UNIT, added))
+
+
 class RunMemory:
     """What one run adds to this process's resident memory at its peak, children included.
 
@@ -105,16 +132,23 @@ class RunMemory:
         # Without a resident reading (not Linux), the peak so far bounds the baseline.
         self.baseline = resident_bytes() or self._own_peak
         self._children_peak = children_peak_bytes()
+        self._forked_from = len(_forked)
 
     def added(self) -> int:
-        """Bytes: the run's own peak above its baseline, plus its child programs' peak."""
+        """Bytes: the run's own peak above its baseline, plus its child programs' peak,
+        plus the largest growth of a forked call it made."""
         own = peak_resident_bytes()
         children = children_peak_bytes()
+        forked = _forked[self._forked_from:]
+        forked_peak = max((peak for peak, _ in forked), default=0)
+        forked_added = max((added for _, added in forked), default=0)
         # A peak that did not rise is no larger than before the run: with the reset
         # that means nothing was added; without it the run stayed under an old peak.
         own_added = own - self.baseline if own > self._own_peak else 0
-        children_added = children if children > self._children_peak else 0
-        return max(0, own_added) + children_added
+        # A rise a forked call explains is its parent's pages, counted in own_added.
+        raised = children > self._children_peak and children > forked_peak
+        children_added = children if raised else 0
+        return max(0, own_added) + children_added + forked_added
 
     def stale(self, budget: int) -> bool:
         """True when a later run here could hide a peak over `budget` bytes from `added`.

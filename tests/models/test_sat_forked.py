@@ -1,0 +1,148 @@
+"""Solvers nothing in process stops on time run their calls under a deadline in a forked
+child (models.sat_forked): they stop at the deadline, and what the child found (model,
+core, counts) is what the session and RC2 see."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+
+import pexpect
+import pytest
+from pysat.examples.genhard import PHP
+
+from twinsolve.core.limits import Deadline
+from twinsolve.core.result import Status
+from twinsolve.models import sat_common, sat_forked
+from twinsolve.models.sat_forked import ForkingSolver
+
+FORKED = sorted(name for name, traits in sat_common.TRAITS.items() if traits.forked)
+INCREMENTAL = [name for name in FORKED if sat_common.TRAITS[name].incremental]
+
+
+def _pigeonhole(holes: int) -> list[list[int]]:
+    """holes + 1 pigeons in `holes` holes: unsatisfiable, and hard for CDCL."""
+    return PHP(holes).clauses
+
+
+def test_the_solvers_that_cannot_be_stopped_in_process_are_the_forked_ones():
+    # no interrupt and no budget (Kissat, Lingeling); an interrupt heard only at restarts
+    # (Glucose 4.1); every other solver is stopped by its interrupt or its budget slices
+    assert FORKED == ["glucose4", "gluecard4", "kissat404", "lingeling"]
+    assert not sat_common.TRAITS["cadical195"].forked
+
+
+@pytest.mark.parametrize("name", FORKED)
+def test_a_hard_call_stops_at_its_deadline(name):
+    start = time.perf_counter()
+    with sat_common.SatSession(name, _pigeonhole(11), Deadline(0.5)) as session:
+        assert isinstance(session._solver, ForkingSolver)
+        assert session.solve() is None
+    took = time.perf_counter() - start
+    assert 0.5 <= took < 0.9, took
+    # the killed child took its counts with it: "not available", never a false zero
+    assert session.stats.counters()["stats_available"] is False
+
+
+@pytest.mark.parametrize("name", FORKED)
+def test_a_proof_and_its_counts_come_back_from_the_child(name):
+    with sat_common.SatSession(name, _pigeonhole(7), Deadline(30)) as session:
+        assert isinstance(session._solver, ForkingSolver)
+        assert session.solve() is False
+    if sat_common.TRAITS[name].stats:  # Kissat counts nothing in PySAT
+        assert session.stats.stats_available and session.stats.conflicts > 1000
+
+
+@pytest.mark.parametrize("name", FORKED)
+def test_a_model_found_in_the_child_satisfies_every_clause(name):
+    clauses = [[1, 2, 3], [-1, -2], [-2, -3], [-1, -3], [2, 4], [-4, 5], [-5, -2]]
+    with sat_common.SatSession(name, clauses, Deadline(30)) as session:
+        assert session.solve() is True
+        model = session.model()
+    assert all(any(lit in model for lit in clause) for clause in clauses)
+
+
+@pytest.mark.parametrize("name", INCREMENTAL)
+def test_assumptions_and_added_clauses_hold_across_forked_calls(name):
+    # x1 or x2, x1 -> x3: assuming not x2 forces x1 and x3; then assuming not x3 is UNSAT.
+    with sat_common.SatSession(name, [[1, 2], [-1, 3]], Deadline(30)) as session:
+        assert session.solve([-2]) is True
+        assert {1, 3} <= session.model()
+        assert session.solve([-2, -3]) is False
+        assert session.solve() is True
+        session.add([-2])
+        assert session.solve([-3]) is False
+        assert session.solve([3]) is True
+
+
+def test_one_child_serves_a_session_until_a_deadline_kills_it(monkeypatch):
+    made = []
+
+    class Counted(sat_forked.ForkedServer):
+        def __init__(self, *args, **kwargs) -> None:
+            made.append(self)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(sat_forked, "ForkedServer", Counted)
+    hard = 1000  # assumed true, it switches on a pigeonhole formula over variables 4..
+    guarded = [[lit + 3 if lit > 0 else lit - 3 for lit in clause] + [-hard]
+               for clause in _pigeonhole(11)]
+    with sat_common.SatSession("glucose4", [[1, 2], [-1, 3], *guarded],
+                               Deadline(30)) as session:
+        assert session.solve([-2]) is True and session.solve([-2, -3]) is False
+        session.add([-1])
+        assert session.solve([-hard]) is True and session.model() >= {-1, 2}
+        assert len(made) == 1 and made[0].alive  # one child, keeping what it learnt
+        session.deadline = Deadline(0.3)
+        assert session.solve([hard]) is None and not made[0].alive
+        session.deadline = Deadline(30)
+        # a new child, made from this process's solver: the clause added before is there
+        assert session.solve([-hard]) is True and -1 in session.model() and len(made) == 2
+    assert not any(server.alive for server in made)
+
+
+@pytest.mark.parametrize("name", INCREMENTAL)
+def test_rc2_gets_its_cores_and_models_from_the_child(name):
+    # a cover of the path x0 - x1 - x2 - x3 - x4: the fewest true is 2 (x1 and x3)
+    encoding = sat_common.Encoding()
+    lits = [encoding.var("x", i) for i in range(5)]
+    edges = list(zip(lits, lits[1:], strict=False))
+    for edge in edges:
+        encoding.add(edge)
+    forked = sat_common.minimise_rc2(encoding, lits, name, Deadline(30))
+    plain = sat_common.minimise_rc2(encoding, lits, "minisat22", Deadline(None))
+    assert forked.status is plain.status is Status.OPTIMAL
+    assert forked.cost == plain.cost == 2
+    assert all(any(lit in forked.model for lit in edge) for edge in edges)
+
+
+@pytest.mark.parametrize("name", INCREMENTAL)
+def test_rc2_stops_at_its_deadline_too(name):
+    encoding = sat_common.Encoding()
+    for clause in _pigeonhole(11):
+        encoding.add(clause)
+    start = time.perf_counter()
+    best = sat_common.minimise_rc2(encoding, list(range(1, 12)), name, Deadline(0.5))
+    assert best.status is Status.TIMEOUT and best.model is None
+    assert time.perf_counter() - start < 1.0
+
+
+def test_solve_with_kissat_ends_at_its_timeout_in_a_terminal(tmp_path, corpus):
+    # It ran for 100 minutes with --timeout 2: Kissat has no interrupt and no budget.
+    import json
+
+    puzzle = json.loads(corpus("nurikabe", "janko-dev.json").read_text())["data"]["29_10x10"]
+    rows = puzzle["problem"].splitlines()[1:]
+    path = tmp_path / "29_10x10.txt"
+    path.write_text("nurikabe 10 10\n" + "\n".join(row.strip() for row in rows) + "\n")
+    start = time.monotonic()
+    child = pexpect.spawn(sys.executable, ["-m", "twinsolve", "solve", path.name, "--backend",
+                                     "sat:kissat404", "--timeout", "2", "--summary"],
+                          cwd=str(tmp_path), timeout=30, encoding="utf-8")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert time.monotonic() - start < 8
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", child.before)  # the terminal's styles
+    assert "sat:kissat404: timeout" in shown
+    assert child.exitstatus == 1
