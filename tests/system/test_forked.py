@@ -157,3 +157,15 @@ def test_a_child_keeps_no_descriptor_but_its_two_pipes(tmp_path):
         finally:
             server.close()
     assert len([fd for fd in descriptors if fd > 2]) == 3  # the two pipes, and the listing
+
+
+def test_the_runs_hard_stop_while_waiting_kills_the_child(tmp_path):
+    from twinsolve.core.time_limit import TimeLimit, TimeLimitReached
+
+    pid_file = tmp_path / "pid"
+    with ForkedServer(lambda _: _sleeper(pid_file)()) as server:
+        with pytest.raises(TimeLimitReached):
+            with TimeLimit(0.3, grace=0.0):
+                server.ask(None, 60)  # no deadline of its own: only the run's stop ends it
+        assert not server.alive
+    assert _gone(int(pid_file.read_text()))

@@ -133,6 +133,15 @@ class ForkedServer:
 
     def close(self) -> None:
         """Kill the child (if it still runs) and reap it; its memory is filed."""
+        with self:  # the work is in __exit__ (below)
+            pass
+
+    def __enter__(self) -> ForkedServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        # Why here: the run's hard stop never lands inside an `__exit__`
+        # (core.time_limit), so killing and reaping are never cut in two.
         if self._pid is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self._pid, signal.SIGKILL)
@@ -149,11 +158,8 @@ class ForkedServer:
 
 def call_forked(work: Callable[[], _T], seconds: float) -> Returned[_T] | None:
     """`work()` run in a forked child for at most `seconds`: its value, or None at the deadline."""
-    server = ForkedServer(lambda _request: work())
-    try:
+    with ForkedServer(lambda _request: work()) as server:
         return server.ask(None, seconds)
-    finally:
-        server.close()
 
 
 def _message(payload: Any) -> bytes:
