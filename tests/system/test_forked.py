@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
@@ -169,3 +170,16 @@ def test_the_runs_hard_stop_while_waiting_kills_the_child(tmp_path):
                 server.ask(None, 60)  # no deadline of its own: only the run's stop ends it
         assert not server.alive
     assert _gone(int(pid_file.read_text()))
+
+
+@pytest.mark.parametrize(("code", "raised"), [(errno.ENOMEM, MemoryError),
+                                              (errno.EAGAIN, ForkedCallFailed)])
+def test_a_fork_that_fails_says_why_and_leaks_no_pipe(monkeypatch, code, raised):
+    def refused() -> int:
+        raise OSError(code, os.strerror(code))
+
+    before = set(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(os, "fork", refused)
+    with pytest.raises(raised, match="cannot fork a child for the call: " + os.strerror(code)):
+        call_forked(lambda: 1, 10)
+    assert set(os.listdir("/proc/self/fd")) == before

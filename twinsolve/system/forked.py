@@ -14,7 +14,8 @@ raises; `close()` does the same when the caller is done, and the child dies
 with this process even when this process is killed by `kill -9`
 (PR_SET_PDEATHSIG). An exception in `handle` is raised again in the caller
 (a `MemoryError` stays one), or as `ForkedCallFailed` naming it when it does
-not pickle; a child that dies without an answer is `ForkedCallFailed`.
+not pickle; a child that dies without an answer is `ForkedCallFailed`, and
+so is a fork that fails (a `MemoryError` when memory is what it lacked).
 `call_forked(work, seconds)` is one request to a server of its own.
 
 The idea. `fork` copies the whole process, a native solver with its clauses
@@ -45,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import os
 import pickle
 import select
@@ -91,7 +93,12 @@ class ForkedServer:
             # only `handle` (native code) and pickling, and never takes a lock another
             # thread of the parent could hold.
             warnings.simplefilter("ignore", DeprecationWarning)
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError as exc:
+                for fd in (to_child, from_parent, from_child, to_parent):
+                    os.close(fd)
+                raise _fork_failed(exc) from None
         if pid == 0:
             _child(handle, from_parent, to_parent, parent)  # never returns
         os.close(from_parent)
@@ -154,6 +161,12 @@ class ForkedServer:
         _, status, usage = os.wait4(pid, 0)
         memory.note_forked(usage.ru_maxrss, self._added)
         return status
+
+
+def _fork_failed(exc: OSError) -> Exception:
+    """Out of memory is a memout like any other; anything else names its cause."""
+    what = f"cannot fork a child for the call: {exc.strerror or exc}"
+    return MemoryError(what) if exc.errno == errno.ENOMEM else ForkedCallFailed(what)
 
 
 def call_forked(work: Callable[[], _T], seconds: float) -> Returned[_T] | None:
