@@ -4,6 +4,7 @@ core, counts) is what the session and RC2 see."""
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 import time
@@ -76,15 +77,22 @@ def test_assumptions_and_added_clauses_hold_across_forked_calls(name):
         assert session.solve([3]) is True
 
 
-def test_one_child_serves_a_session_until_a_deadline_kills_it(monkeypatch):
-    made = []
+@pytest.fixture
+def made(monkeypatch) -> list:
+    """The forked servers made during the test, in order."""
+    servers = []
+    real = sat_forked.ForkedServer
 
-    class Counted(sat_forked.ForkedServer):
+    class Counted(real):
         def __init__(self, *args, **kwargs) -> None:
-            made.append(self)
+            servers.append(self)
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(sat_forked, "ForkedServer", Counted)
+    return servers
+
+
+def test_one_child_serves_a_session_until_a_deadline_kills_it(made):
     hard = 1000  # assumed true, it switches on a pigeonhole formula over variables 4..
     guarded = [[lit + 3 if lit > 0 else lit - 3 for lit in clause] + [-hard]
                for clause in _pigeonhole(11)]
@@ -146,3 +154,40 @@ def test_solve_with_kissat_ends_at_its_timeout_in_a_terminal(tmp_path, corpus):
     shown = re.sub(r"\x1b\[[0-9;]*m", "", child.before)  # the terminal's styles
     assert "sat:kissat404: timeout" in shown
     assert child.exitstatus == 1
+
+
+class _SlowClock:
+    """`time` as a machine 1000 times slower would see it: each reading a second later."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def _random_3sat(variables: int, seed: int) -> list[list[int]]:
+    rng = random.Random(seed)
+    return [[v if rng.random() < 0.5 else -v for v in rng.sample(range(1, variables + 1), 3)]
+            for _ in range(int(4.2 * variables))]
+
+
+def test_cadical_finds_the_same_model_however_fast_the_machine(monkeypatch, made):
+    # Slices sized from the measured conflict rate made the search depend on the machine:
+    # 29_10x10 had its first solution in 130 s in one run and none in 900 s in another.
+    # CaDiCaL needs about 41k conflicts here: a dozen slices of the doubling schedule.
+    clauses = _random_3sat(250, 5)
+
+    def model(deadline: Deadline) -> frozenset[int]:
+        with sat_common.SatSession("cadical195", clauses, deadline) as session:
+            assert session.solve() is True
+            return frozenset(session.model())
+
+    here = model(Deadline(60))
+    assert model(Deadline(None)) == here  # no deadline: the same schedule
+    monkeypatch.setattr(sat_common, "time", _SlowClock())
+    slow = model(Deadline(1e9))
+    assert made, "a slow machine hands the long slices to a child"
+    assert slow == here
+    assert all(any(lit in here for lit in clause) for clause in clauses)

@@ -15,12 +15,14 @@ Solvers. `solver_name(limits)` reads `limits.options["solver"]` (default
 manager) and runs every call under a `Deadline`. PySAT solvers differ in what
 they allow, declared as data in `TRAITS`: glucose / minisat / maple style
 solvers are stopped by a `threading.Timer` calling `interrupt()`; CaDiCaL has
-no `interrupt()` in PySAT, so it runs in conflict-budget slices (learnt
-clauses are kept between slices) and the deadline is checked between them.
-Nothing in this process stops Kissat or Lingeling (neither interrupt nor
-budgets) or Glucose 4.1 (its interrupt is heard only at restarts, seconds
-apart) on time, so under a deadline each of their calls runs in a forked
-child killed at the deadline (`models.sat_forked`). Kissat is also
+no `interrupt()` in PySAT, so it runs in conflict-budget slices of a fixed,
+doubling schedule (learnt clauses are kept between slices; the same schedule
+with or without a deadline, so what it finds never depends on the machine's
+speed), and a slice that may be long runs in a forked child killed at the
+deadline. Nothing in this process stops Kissat or Lingeling (neither
+interrupt nor budgets) or Glucose 4.1 (its interrupt is heard only at
+restarts, seconds apart) on time, so under a deadline each of their calls
+runs in a forked child killed at the deadline (`models.sat_forked`). Kissat is also
 non-incremental: the session rebuilds it from all clauses before every call
 after the first.
 
@@ -80,7 +82,7 @@ DEFAULT_SOLVER = "cadical195"
 MAXSAT_METHODS = ("linear", "rc2")
 _XOR_CHUNK = 4          # literals per direct XOR chunk: 2^(4-1) = 8 clauses each
 _FIRST_SLICE = 100      # conflicts in the first budgeted slice of a non-interruptible solver
-_SLICE_SECONDS = 0.5    # target length of a later slice: the most a deadline is overrun
+_SLICE_SECONDS = 0.5    # a slice predicted longer runs in a forked child (_solve_in_slices)
 
 
 # ---------------------------------------------------------------- solver traits
@@ -100,6 +102,11 @@ class SolverTraits:
         """Nothing in this process stops it on time: under a deadline each call runs in
         a forked child killed at the deadline (models.sat_forked)."""
         return not self.prompt or not (self.interrupt or self.budget)
+
+    @property
+    def sliced(self) -> bool:
+        """No interrupt, but budgets: it runs in slices, a long one in a child (CaDiCaL)."""
+        return self.budget and self.prompt and not self.interrupt
 
 
 _NO_INTERRUPT = SolverTraits(interrupt=False)
@@ -188,7 +195,7 @@ def _traits(name: str) -> SolverTraits:
 
 def _stoppable(solver: Solver, traits: SolverTraits) -> Solver:
     """`solver`, wrapped so that a deadline stops it on time when nothing else can."""
-    if traits.forked and forked.AVAILABLE:
+    if (traits.forked or traits.sliced) and forked.AVAILABLE:
         return ForkingSolver(solver, traits.stats)  # type: ignore[return-value]
     return solver
 
@@ -376,15 +383,13 @@ def _bounded_solve(solver: Solver, traits: SolverTraits, bound: Deadline,
     remaining = bound.remaining()
     if remaining is not None and remaining <= 0:
         return None
-    if remaining is not None and isinstance(solver, ForkingSolver):
+    if traits.sliced:  # CaDiCaL: the same slices with or without a deadline
+        return _solve_in_slices(solver, bound, assumptions)
+    if isinstance(solver, ForkingSolver) and (solver.forked or remaining is not None):
         return solver.solve_within(remaining, assumptions)
     if traits.interrupt:  # even without a deadline: Ctrl-C interrupts it (on_interrupt)
         return _solve_with_timer(solver, remaining, assumptions)
-    if remaining is None:
-        return solver.solve(assumptions=list(assumptions))
-    if traits.budget:
-        return _solve_in_slices(solver, bound, assumptions)
-    # Neither interruptible nor sliceable, and no fork on this system: it may overrun.
+    # Neither interruptible nor sliceable, and no deadline or no fork here: unbounded.
     return solver.solve(assumptions=list(assumptions))
 
 
@@ -409,30 +414,49 @@ def _solve_with_timer(solver: Solver, seconds: float | None,
 
 def _solve_in_slices(solver: Solver, deadline: Deadline,
                      assumptions: Sequence[int]) -> bool | None:
-    """Conflict-budgeted calls sized from the observed conflict rate to fit the deadline.
+    """Conflict-budget slices doubling from `_FIRST_SLICE`: one schedule on every machine.
 
     Why slices: CaDiCaL cannot be interrupted from PySAT, but a budgeted call
-    returns None and the next call resumes with the learnt clauses kept. Why
-    short ones: the conflict rate falls as the search deepens (halving from
-    one slice to the next on hard boards), so a slice sized to fill all the
-    remaining time overran a 60 s deadline by 20 s; half-second slices cost
-    nothing measurable and overrun by about that much.
+    returns None and the next call resumes with the learnt clauses kept. Why a
+    fixed schedule: each slice changes the search a little (it starts again from
+    the root), so slices sized from the measured conflict rate, as they were,
+    made what is found depend on the machine's speed and load (29_10x10: a
+    first solution in 130 s in one run, none in 900 s in another). Why a child:
+    a slice that may take longer than `_SLICE_SECONDS` at the rate measured so
+    far, or outlast the deadline, goes with the rest of the schedule to the
+    session's forked child (models.sat_forked), killed at the deadline; where a
+    slice runs changes nothing in what it finds. Without fork (not POSIX) the
+    slices are capped to fit the deadline instead, and the search depends on time.
     """
-    budget = _FIRST_SLICE
+    forking = isinstance(solver, ForkingSolver)
+    native = solver.native if forking else solver  # its counts, whatever a child did
+    budget, rate = _FIRST_SLICE, None
     while True:
-        before = solver.accum_stats().get("conflicts", 0)
+        remaining = deadline.remaining()
+        if remaining is not None and remaining <= 0:
+            return None
+        seconds = None if rate is None else budget / rate  # the next slice, predicted
+        if forking and (solver.forked or _too_long(seconds, remaining)):
+            return solver.solve_within(remaining, assumptions, budget)
+        if not forking and remaining is not None and rate is not None:
+            budget = int(max(_FIRST_SLICE, min(budget, rate * min(remaining, _SLICE_SECONDS))))
+        before = native.accum_stats().get("conflicts", 0)
         started = time.perf_counter()
         solver.conf_budget(budget)
         with pysat_leaves_sigint():
             outcome = solver.solve_limited(assumptions=list(assumptions))
         if outcome is not None:
             return outcome
-        remaining = deadline.remaining()
-        if remaining is None or remaining <= 0:
-            return None
         spent = max(time.perf_counter() - started, 1e-6)
-        rate = max(solver.accum_stats().get("conflicts", 0) - before, 1) / spent
-        budget = int(max(100, min(2 * budget, rate * min(remaining, _SLICE_SECONDS))))
+        rate = max(native.accum_stats().get("conflicts", 0) - before, 1) / spent
+        budget *= 2
+
+
+def _too_long(seconds: float | None, remaining: float | None) -> bool:
+    """Whether a slice predicted to take `seconds` should run in a child, killable."""
+    if seconds is None:  # the first slice: no rate measured yet
+        return False
+    return seconds > _SLICE_SECONDS or (remaining is not None and seconds > remaining)
 
 
 class SatSession:

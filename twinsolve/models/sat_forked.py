@@ -79,13 +79,22 @@ class _Answer:
     core: list[int] | None
 
 
-def _serve(solver: Solver, stats: bool, request: tuple[list, list[int]]) -> tuple:
-    """In the child: catch up with the journal, then solve under the assumptions."""
-    journal, assumptions = request
+def _serve(solver: Solver, stats: bool, request: tuple[list, list[int], int | None]) -> tuple:
+    """In the child: catch up with the journal, then solve under the assumptions: in one
+    call, or in conflict-budget slices doubling from `budget` (what this process would
+    have run, so the search is the same wherever it runs: `sat_common._solve_in_slices`)."""
+    journal, assumptions, budget = request
     for name, args, kwargs in journal:
         getattr(solver, name)(*args, **kwargs)
     with pysat_leaves_sigint():
-        outcome = solver.solve(assumptions=assumptions)
+        if budget is None:
+            outcome = solver.solve(assumptions=assumptions)
+        else:
+            outcome = None
+            while outcome is None:
+                solver.conf_budget(budget)
+                outcome = solver.solve_limited(assumptions=assumptions)
+                budget *= 2
     return (outcome, solver.get_model() if outcome else None,
             solver.get_core() if outcome is False and assumptions else None,
             solver.accum_stats() if stats else None)
@@ -118,13 +127,26 @@ class ForkingSolver:
             return attribute(*args, **kwargs)
         return change
 
-    def solve_within(self, seconds: float, assumptions: Sequence[int]) -> bool | None:
-        """True, False, or None when `seconds` ran out (the child was killed)."""
+    @property
+    def native(self) -> Solver:
+        """The solver in this process."""
+        return self._solver
+
+    @property
+    def forked(self) -> bool:
+        """A child serves this solver now: every call goes to it."""
+        return self._server is not None
+
+    def solve_within(self, seconds: float | None, assumptions: Sequence[int],
+                     budget: int | None = None) -> bool | None:
+        """True, False, or None when `seconds` ran out (the child was killed); `seconds`
+        None: no deadline. With `budget`, the child runs the call in conflict-budget
+        slices doubling from it (`_serve`)."""
         if self._server is None:  # the fork copies the solver as it is now
             self._at_fork = self._solver.accum_stats() if self._stats else {}
             self._server = ForkedServer(functools.partial(_serve, self._solver, self._stats))
             self._journal = []
-        request, self._journal = (self._journal, list(assumptions)), []
+        request, self._journal = (self._journal, list(assumptions), budget), []
         returned = self._server.ask(request, seconds)
         if returned is None:
             self._end_child(killed=True)

@@ -111,11 +111,12 @@ class ForkedServer:
     def alive(self) -> bool:
         return self._pid is not None
 
-    def ask(self, request: Any, seconds: float) -> Returned | None:
-        """`handle(request)` in the child: its value, or None (the child killed) at `seconds`."""
+    def ask(self, request: Any, seconds: float | None) -> Returned | None:
+        """`handle(request)` in the child: its value, or None (the child killed) at `seconds`
+        (None: no deadline)."""
         if self._pid is None:
             raise ForkedCallFailed("the forked server has already stopped")
-        ends = time.monotonic() + max(seconds, 0.0)
+        ends = None if seconds is None else time.monotonic() + max(seconds, 0.0)
         try:
             try:
                 _write_all(self._to_child, _message(request))
