@@ -8,9 +8,10 @@ Two tables, each measured in this one run:
    solved under deadlines of 0.3, 0.5, 1.0 and 1.5 s; printed is how far past
    the deadline the call returned (the median of `--repeats`). `forked` is
    what twinsolve does now for the solvers nothing in process stops on time
-   (models.sat_forked); `interrupt` is the in-process timer interrupt it used
-   before, shown for the solvers that have one (Glucose 4.1 hears it only at
-   its next restart). Kissat and Lingeling had no in-process stop at all.
+   (models.sat_forked), and for CaDiCaL's slices once one may be long;
+   `interrupt` is the in-process timer interrupt used before, shown for the
+   solvers that have one (Glucose 4.1 hears it only at its next restart).
+   Kissat and Lingeling had no in-process stop at all.
 2. *Cost.* Every instance of `--folder` (default: the shipped Cave
    instances) run with `sat:SOLVER` under a 60 s limit (forked: one child per
    solver session) and without a limit (in process), interleaved; printed
@@ -55,7 +56,7 @@ def lateness(repeats: int) -> None:
     print("seconds past the deadline (median of", repeats, "runs)")
     print(f"{'solver':<11} {'stop':<10}" + "".join(f"{t:>9.1f} s" for t in DEADLINES))
     for name, traits in sorted(sat_common.TRAITS.items()):
-        if not traits.forked:
+        if not (traits.forked or traits.sliced):
             continue
         ways = [("forked", _late_forked)] + ([("interrupt", _late_interrupt)]
                                              if traits.interrupt else [])
