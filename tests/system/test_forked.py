@@ -183,3 +183,43 @@ def test_a_fork_that_fails_says_why_and_leaks_no_pipe(monkeypatch, code, raised)
     with pytest.raises(raised, match="cannot fork a child for the call: " + os.strerror(code)):
         call_forked(lambda: 1, 10)
     assert set(os.listdir("/proc/self/fd")) == before
+
+
+_SLOW_AT_FORK: list[float] = []  # seconds the test's at-fork callback waits (none: no wait)
+os.register_at_fork(after_in_parent=lambda: _SLOW_AT_FORK and time.sleep(_SLOW_AT_FORK[0]))
+
+
+def _our_children() -> set[int]:
+    found = set()
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/children") as handle:
+            found |= {int(pid) for pid in handle.read().split()}
+    return found
+
+
+def test_the_runs_stop_never_lands_in_an_at_fork_callback(monkeypatch):
+    # It landed in logging's lock release that os.fork() runs in the parent: dropped
+    # ("Exception ignored"), the run went on unbounded, and the lock stayed held.
+    from twinsolve.core.time_limit import TimeLimit, TimeLimitReached
+
+    dropped = []
+    monkeypatch.setattr(sys, "unraisablehook", dropped.append)
+    before = _our_children()
+    _SLOW_AT_FORK.append(0.3)
+    try:
+        with pytest.raises(TimeLimitReached):
+            with TimeLimit(0.05, grace=0.0):
+                # it rings inside the callback, then again once the fork is done
+                ForkedServer(lambda _: time.sleep(1)).ask(None, 30)
+    finally:
+        _SLOW_AT_FORK.clear()
+    assert dropped == []
+    assert _wait_gone(_our_children() - before)
+
+
+def _wait_gone(pids: set[int]) -> bool:
+    for _ in range(100):
+        if all(_gone(pid) for pid in pids):
+            return True
+        time.sleep(0.02)
+    return False

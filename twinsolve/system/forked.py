@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from . import memory
+from .interrupts import interrupt_deferred
 
 __all__ = ["AVAILABLE", "Returned", "ForkedCallFailed", "ForkedServer", "call_forked"]
 
@@ -85,6 +86,18 @@ class ForkedServer:
     """A forked child answering `handle(request)` until it is closed or killed (module doc)."""
 
     def __init__(self, handle: Callable[[Any], Any]) -> None:
+        self._owner = os.getpid()  # a copy of this object in another child is not its owner
+        self._pid: int | None = None
+        self._added = 0  # the child's growth, as it last reported it
+        # Why in an `__enter__` and with Ctrl-C held: the interpreter runs its at-fork
+        # callbacks (logging's lock release) inside os.fork(), and a stop or a
+        # KeyboardInterrupt raised there is dropped ("Exception ignored") with the
+        # lock left held; the run's hard stop never lands in an `__enter__`
+        # (core.time_limit), and a Ctrl-C waits for the fork's end.
+        with interrupt_deferred(), _Unstoppable(lambda: self._start(handle)):
+            pass
+
+    def _start(self, handle: Callable[[Any], Any]) -> None:
         parent = os.getpid()
         to_child, from_parent = os.pipe()[::-1]  # (write end, read end)
         from_child, to_parent = os.pipe()
@@ -103,9 +116,8 @@ class ForkedServer:
             _child(handle, from_parent, to_parent, parent)  # never returns
         os.close(from_parent)
         os.close(to_parent)
-        self._pid: int | None = pid
         self._to_child, self._from_child = to_child, from_child
-        self._added = 0  # the child's growth, as it last reported it
+        self._pid = pid
 
     @property
     def alive(self) -> bool:
@@ -150,10 +162,16 @@ class ForkedServer:
     def __exit__(self, *exc: object) -> None:
         # Why here: the run's hard stop never lands inside an `__exit__`
         # (core.time_limit), so killing and reaping are never cut in two.
-        if self._pid is not None:
+        if self._pid is not None and os.getpid() == self._owner:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self._pid, signal.SIGKILL)
             self._reap()
+
+    def __del__(self) -> None:
+        # The safety net for a server dropped without `close()` (a stop that landed
+        # between its making and its first use): its child must not idle on.
+        with contextlib.suppress(Exception):
+            self.__exit__()
 
     def _reap(self) -> int:
         pid, self._pid = self._pid, None
@@ -162,6 +180,20 @@ class ForkedServer:
         _, status, usage = os.wait4(pid, 0)
         memory.note_forked(usage.ru_maxrss, self._added)
         return status
+
+
+class _Unstoppable:
+    """`with _Unstoppable(work):` runs `work()` in `__enter__`, where the run's hard stop
+    never lands (core.time_limit: it rings again once the block is left)."""
+
+    def __init__(self, work: Callable[[], None]) -> None:
+        self._work = work
+
+    def __enter__(self) -> None:
+        self._work()
+
+    def __exit__(self, *exc: object) -> None:
+        return None
 
 
 def _fork_failed(exc: OSError) -> Exception:
