@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.time_limit import GRACE_S, grace_seconds  # re-exported: they lived here first
+from ..system.memory import private_bytes, resident_bytes
 from ..system.tether import FILES_IN_MEMORY
 from .provenance import host_load
 
@@ -68,7 +69,6 @@ __all__ = ["WorkerProcess", "Outcome", "GRACE_S", "grace_seconds"]
 KILL_SLACK_S = 0.5     # past the worker's own hard stop, before the harness kills it
 POLL_S = 0.02          # how often the time and the memory are checked
 _TICK = os.sysconf("SC_CLK_TCK")
-_PAGE = os.sysconf("SC_PAGE_SIZE")
 _MIB = 1 << 20
 
 
@@ -104,38 +104,23 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _read_proc(pid: int, name: str) -> bytes:
+def _command_line(pid: int) -> bytes:
     try:
-        with open(f"/proc/{pid}/{name}", "rb") as handle:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
             return handle.read()
     except OSError:
         return b""
-
-
-def _statm_resident(pid: int) -> int:
-    try:
-        return int(_read_proc(pid, "statm").split()[1]) * _PAGE
-    except (ValueError, IndexError):
-        return 0
-
-
-def _private_bytes(pid: int) -> int:
-    """The pages `pid` holds alone (smaps_rollup's Private_*), or its resident size."""
-    private = [int(line.split()[1]) * 1024
-               for line in _read_proc(pid, "smaps_rollup").splitlines()
-               if line.startswith((b"Private_Clean:", b"Private_Dirty:"))]
-    return sum(private) if private else _statm_resident(pid)
 
 
 def _resident_bytes(pid: int) -> int:
     """The worker's resident size plus its children's. A child forked from the worker
     (a solver call under a limit, twinsolve.system.forked) shares the worker's pages
     and keeps its command line: only its private pages are its own."""
-    worker = _read_proc(pid, "cmdline")
-    total = _statm_resident(pid)
+    worker = _command_line(pid)
+    total = resident_bytes(pid)
     for child in _children(pid):
-        forked = bool(worker) and _read_proc(child, "cmdline") == worker
-        total += _private_bytes(child) if forked else _statm_resident(child)
+        forked = bool(worker) and _command_line(child) == worker
+        total += private_bytes(child) if forked else resident_bytes(child)
     return total
 
 

@@ -39,16 +39,16 @@ import resource
 import sys
 
 __all__ = ["mapped_bytes", "address_space_left", "resident_bytes", "peak_resident_bytes",
-           "children_peak_bytes", "reset_peak", "start_own_peak", "own_peak_above",
+           "children_peak_bytes", "reset_peak", "private_bytes", "start_own_peak", "own_peak_above",
            "note_forked", "RunMemory"]
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 _RU_MAXRSS_UNIT = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
 
 
-def _statm_field(index: int) -> int:
+def _statm_field(index: int, pid: int | str = "self") -> int:
     try:
-        with open("/proc/self/statm") as statm:
+        with open(f"/proc/{pid}/statm") as statm:
             return int(statm.read().split()[index]) * _PAGE
     except (OSError, ValueError, IndexError):
         return 0
@@ -59,9 +59,21 @@ def mapped_bytes() -> int:
     return _statm_field(0)
 
 
-def resident_bytes() -> int:
-    """Bytes of this process resident in memory now (0 when unknown)."""
-    return _statm_field(1)
+def resident_bytes(pid: int | str = "self") -> int:
+    """Bytes of process `pid` (this one by default) resident in memory now (0 when unknown)."""
+    return _statm_field(1, pid)
+
+
+def private_bytes(pid: int) -> int:
+    """Bytes process `pid` holds alone (smaps_rollup's Private_*, not the pages it shares
+    with its parent after a fork), or its resident size when that is unknown."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+            private = [int(line.split()[1]) * 1024 for line in rollup
+                       if line.startswith((b"Private_Clean:", b"Private_Dirty:"))]
+    except (OSError, ValueError, IndexError):
+        private = []
+    return sum(private) if private else resident_bytes(pid)
 
 
 def address_space_left() -> int | None:
