@@ -9,7 +9,8 @@
   random order, propagation never contradicts (every deduction is sound).
 - Each technique forces what it should on its own: a cell between two
   islands, a complete island walled in, an unreachable cell, a bottleneck
-  cell, the cells beside every completion.
+  cell, the cells beside every completion, a thin sea's reach from what is
+  known and what is left to place.
 """
 
 from __future__ import annotations
@@ -191,6 +192,48 @@ def test_a_thin_sea_reaches_only_so_far_from_a_sea_cell():
     clues, fixed = [(0, 12)], [(15, SEA)]
     assert settled(4, 4, clues, (), fixed) == [".???", "????", "????", "???#"]
     assert settled(4, 4, clues, ("reach",), fixed) == ["...?", "..??", ".???", "???#"]
+    # With two sea cells known, two are left to place: a cell more than two steps from
+    # both is land (three from one of them would leave the top right corner open).
+    fixed = [(15, SEA), (14, SEA)]
+    assert settled(4, 4, clues, (), fixed) == [".???", "????", "????", "??##"]
+    assert settled(4, 4, clues, ("reach",), fixed) == ["....", "..??", ".???", "??##"]
+
+
+def test_a_thin_sea_whose_known_parts_cannot_meet_in_the_cells_left_is_a_contradiction():
+    # A 20 on a 5x5 grid leaves 5 sea cells. The two top corners and the bottom right one
+    # known leave 2: the top corners, 4 steps apart, need 3 cells between them. Growing
+    # each known cell by the 2 cells left, as far as a sea cell may lie, is not enough to
+    # see it: the two reaches meet in the middle of the top row.
+    grid = Grid(5, 5)
+    for techniques, holds in (((), True), (("reach",), False)):
+        islands = Islands(grid, [(12, 20)], LAND, techniques)
+        store = islands.store()
+        for v in (0, 4, 24):
+            store.dom[v] = SEA
+        prop = Propagator(store)
+        for rule, watches, priority in islands.rules():
+            prop.add_rule(rule, watches, priority=priority)
+        assert prop.propagate() is holds, techniques
+
+
+def test_a_thin_sea_places_its_cells_by_the_regions_it_parts_the_grid_into():
+    # A 9 and an 8 on a 5x5 grid leave 8 sea cells; the middle column, sea, parts the
+    # grid into two regions of 10 cells. The left one keeps 1 sea cell for its 9, so its
+    # far column is land (with the 3 cells left overall it would be in reach).
+    fixed = [(r * 5 + 2, SEA) for r in range(5)]
+    assert settled(5, 5, [(0, 9), (24, 8)], (), fixed)[1] == "??#??"
+    assert settled(5, 5, [(0, 9), (24, 8)], ("reach",), fixed) == [
+        ".?#??", ".?#??", ".?#??", ".?#??", ".?#?."]
+    # A 6 and a 5 on the left (11 cells in 10) do not fit, though each would alone.
+    grid = Grid(5, 5)
+    islands = Islands(grid, [(0, 6), (20, 5), (24, 6)], LAND, ("reach",))
+    store = islands.store()
+    for v, value in fixed:
+        store.dom[v] = value
+    prop = Propagator(store)
+    for rule, watches, priority in islands.rules():
+        prop.add_rule(rule, watches, priority=priority)
+    assert not prop.propagate()
 
 
 def test_the_cells_beside_every_completion_of_an_island_are_sea():

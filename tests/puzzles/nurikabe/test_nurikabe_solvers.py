@@ -37,10 +37,11 @@ PARTS = 8
 SAMPLE = ("01_10x10", "102_4x4", "113_6x6", "343_10x18")
 # What a back-end does not settle (solve and prove unique) in 120 s on one worker yet,
 # measured on the 2-core machine at load 2-4 (`python -m benchmarks.nurikabe_perf --timeout
-# 120 --backends NAME`): issue 30's open targets. The giant islands: 29, 753 and 1030 have
-# a thin sea whose shape is an isoperimetric argument (sat and cpsat prove 1030 with the
-# sea's BFS layers, in 4 and about 20 s; hand, growing the sea from its edge, in more:
-# `LONG`), 683 a 51 among small islands (sat proves it in about 46 s; cpsat's height model
+# 120 --backends NAME`): issue 30's open targets. The giant islands: 29 and 753 have
+# a thin sea whose shape is an isoperimetric argument (hand does not prove either in 600 s
+# with the thin sea's reach by regions, which proves 1030_32x32, the third, in about 22 s;
+# sat and cpsat prove 1030 with the sea's BFS layers, in 4 and about 20 s), 683 a 51 among
+# small islands (sat proves it in about 46 s; cpsat's height model
 # alone in about 210 s, lazy cuts not in 300). For hand,
 # 1108, a large search tree, is proven in more (`LONG`). 756_15x15 left the list when the
 # lookahead gained forcing (proven in 8 s, 182 nodes).
@@ -53,9 +54,8 @@ OPEN = {
 
 # Proven, but in more than the 120 s: the seconds each is allowed, about twice what it takes
 # at load 2 (hand on 1108_20x15: 3508 nodes in 85 s, with the lookahead's forcing, 128 s
-# without it; on 1030_32x32: 3092 nodes in about 200 s at load 1, the sea grown from its
-# edge and the giant island's land part kept between runs, 546 s before).
-LONG = {"hand": {"1108_20x15": 300, "1030_32x32": 600}}
+# without it).
+LONG = {"hand": {"1108_20x15": 300}}
 
 
 @functools.lru_cache(maxsize=1)
@@ -188,10 +188,11 @@ def test_thin_seas_are_counted_like_brute_force(text):
 
 
 def test_a_thin_sea_is_branched_on_beside_its_shaded_cells():
-    # After the root, the cell whose trials reach furthest (0, top left) is not beside the
+    # After the root (a 22 and a 1 on a 5x6 grid: 7 sea cells, 4 of them known around
+    # the 1), the cell whose trials reach furthest (row 1, column 3) is not beside the
     # sea; hand's search grows a thin sea from its edge instead.
-    instance = nurikabe.parse("nurikabe 5 5\n- - - - 2\n- - - - -\n- - - - -\n"
-                              "- - 17 - -\n- - - - -\n")
+    instance = nurikabe.parse("nurikabe 5 6\n- - - - - -\n- - - - - -\n- - 22 - - -\n"
+                              "- - - - - -\n- - - - 1 -\n")
     model = hand.build(instance)
     assert model.islands.thin and model.settle() and not model.decided()
     dom, nbrs = model.store.dom, model.grid.neighbours

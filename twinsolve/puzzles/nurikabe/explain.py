@@ -278,7 +278,8 @@ def _said(rule: Any, instance: Instance) -> tuple[str, str]:
         "_SeaSize": ("the islands take as many cells as their numbers say, the rest "
                      "is shaded", ""),
         "_SeaReach": ("the few shaded cells the numbers leave are connected, so a cell "
-                      "too far from a shaded one for so few is unshaded", ""),
+                      "too far from the shaded ones for the shaded cells still to place "
+                      "in its part of the grid is unshaded", ""),
         "_Link": ("unshaded neighbours share their island, and a cell no island can "
                   "take is shaded", ""),
     }.get(name, ("the clues and the cells decided so far leave one way", ""))
