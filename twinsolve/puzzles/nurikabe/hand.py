@@ -212,8 +212,8 @@ class NurikabeModel:
         (`search.islands`) cuts the grid down at once. On 1030_32x32 (10 sea cells in
         1024) `hand --unique` took 3092 nodes, 242 s, against 5964 nodes, 546 s,
         branching anywhere (before the sea's reach counted from every known sea cell,
-        which took it to 442 nodes, about 22 s); a usual sea gains nothing from it (975_10x10 448 to 178
-        nodes, but 756_15x15 182 to 232 and 976_10x10 14 to 24)."""
+        which took it to 442 nodes, about 22 s); a usual sea gains nothing from it
+        (975_10x10 448 to 178 nodes, but 756_15x15 182 to 232 and 976_10x10 14 to 24)."""
         dom = self.store.dom
         return (var < self.grid.size
                 and any(dom[w] == SHADED for w in self.grid.neighbours[var]))
