@@ -116,11 +116,13 @@ def _resident_bytes(pid: int) -> int:
     """The worker's resident size plus its children's. A child forked from the worker
     (a solver call under a limit, twinsolve.system.forked) shares the worker's pages
     and keeps its command line: only its private pages are its own."""
-    worker = _command_line(pid)
     total = resident_bytes(pid)
-    for child in _children(pid):
-        forked = bool(worker) and _command_line(child) == worker
-        total += private_bytes(child) if forked else resident_bytes(child)
+    children = _children(pid)
+    if children:  # the worker's command line is read only when there is a child to match
+        worker = _command_line(pid)
+        for child in children:
+            forked = bool(worker) and _command_line(child) == worker
+            total += private_bytes(child) if forked else resident_bytes(child)
     return total
 
 
