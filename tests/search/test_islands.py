@@ -1,6 +1,7 @@
 """The engine's island rules (`twinsolve.search.islands`) against brute force and by hand.
 
-- On random small grids with clues (read off a random valid sea, or random),
+- On random small grids with clues (read off a random valid sea, or random;
+  and on 4x4 and 4x5 grids read off a thin sea, where a thin sea's rule runs),
   for every technique set, the search over the rules finds exactly the
   shadings a plain oracle accepts (connected sea, no 2x2 sea, one clue per
   island, its number the island's size): the rules are sound and complete
@@ -111,6 +112,38 @@ def test_the_rules_find_exactly_the_solutions_brute_force_finds(techniques):
         found = solve_all(grid, clues, techniques)
         assert len(found) == len(set(found)), (grid.rows, grid.cols, clues)  # labels fixed
         assert set(found) == brute(grid, clues), (grid.rows, grid.cols, clues)
+
+
+def thin_case(rng):
+    """A 4x4 to 4x5 grid whose clues are read off a random connected sea of a third of
+    the grid at most (every clue numbered, so the thin sea's rule runs), one clue in
+    eight off by one."""
+    grid = Grid(4, rng.choice((4, 5)))
+    sea = {rng.randrange(grid.size)}
+    while len(sea) < rng.randint(1, grid.size // 3):
+        sea.add(rng.choice([w for v in sorted(sea) for w in grid.neighbours[v]
+                            if w not in sea]))
+    clues, land = [], set(range(grid.size)) - sea
+    while land:
+        island = flood(grid, min(land), land)
+        land -= island
+        number = len(island) + (rng.choice((-1, 1)) if rng.random() < 0.125 else 0)
+        clues.append((rng.choice(sorted(island)), max(1, number)))
+    return grid, sorted(clues)
+
+
+@pytest.mark.parametrize("techniques", TECHNIQUE_SETS, ids=lambda t: "+".join(t) or "bounds")
+def test_on_thin_seas_the_rules_find_exactly_the_solutions_brute_force_finds(techniques):
+    # The brute force tries only seas of the size the numbers leave, which every
+    # solution has: 4x5 grids stay quick.
+    rng = random.Random(f"thin {techniques}")
+    for _ in range(25):
+        grid, clues = thin_case(rng)
+        size = grid.size - sum(number for _, number in clues)
+        free = [v for v in range(grid.size) if v not in dict(clues)]
+        expected = {frozenset(s) for s in itertools.combinations(free, max(size, 0))
+                    if is_solution(grid, clues, set(s))}
+        assert set(solve_all(grid, clues, techniques)) == expected, (grid.cols, clues)
 
 
 # A 6x6 with its answer (# sea, . land): the deductions along it must never contradict.
