@@ -68,12 +68,21 @@ def brute(grid, clues):
             for s in itertools.combinations(free, k) if is_solution(grid, clues, set(s))}
 
 
-def solve_all(grid, clues, techniques):
+def propagator(grid, clues, techniques=TECHNIQUES, fixed=()):
+    """The store of `Islands` on `grid`, the cells in `fixed` ((cell, mask) pairs) set,
+    and a propagator holding its rules."""
     islands = Islands(grid, clues, LAND, techniques)
     store = islands.store()
+    for v, value in fixed:
+        store.dom[v] = value
     prop = Propagator(store)
     for rule, watches, priority in islands.rules():
         prop.add_rule(rule, watches, priority=priority)
+    return store, prop
+
+
+def solve_all(grid, clues, techniques):
+    _, prop = propagator(grid, clues, techniques)
     found = search(prop, choose=lambda s: next(
         (v for v in range(len(s.dom)) if not s.is_fixed(v)), None), max_solutions=None)
     assert found.exhausted
@@ -156,11 +165,7 @@ def test_no_deduction_contradicts_the_answer_in_any_order():
              if ch.isdigit()]
     answer = [ch == "#" for line in PUZZLE for ch in line]
     for seed in range(5):
-        islands = Islands(grid, clues, LAND)
-        store = islands.store()
-        prop = Propagator(store)
-        for rule, watches, priority in islands.rules():
-            prop.add_rule(rule, watches, priority=priority)
+        store, prop = propagator(grid, clues)
         assert prop.propagate()
         for v in random.Random(seed).sample(range(grid.size), grid.size):
             if store.dom[v] == UNDECIDED:
@@ -172,13 +177,7 @@ def test_no_deduction_contradicts_the_answer_in_any_order():
 def settled(rows, cols, clues, techniques=TECHNIQUES, fixed=()):
     """The shading propagation leaves: '#' sea, '.' land, '?' undecided, row by row."""
     grid = Grid(rows, cols)
-    islands = Islands(grid, clues, LAND, techniques)
-    store = islands.store()
-    for v, value in fixed:
-        store.dom[v] = value
-    prop = Propagator(store)
-    for rule, watches, priority in islands.rules():
-        prop.add_rule(rule, watches, priority=priority)
+    store, prop = propagator(grid, clues, techniques, fixed)
     assert prop.propagate()
     marks = {SEA: "#", LAND: ".", UNDECIDED: "?"}
     text = "".join(marks[m] for m in store.dom[:grid.size])
@@ -237,15 +236,9 @@ def test_a_thin_sea_whose_known_parts_cannot_meet_in_the_cells_left_is_a_contrad
     # known leave 2: the top corners, 4 steps apart, need 3 cells between them. Growing
     # each known cell by the 2 cells left, as far as a sea cell may lie, is not enough to
     # see it: the two reaches meet in the middle of the top row.
-    grid = Grid(5, 5)
+    fixed = [(v, SEA) for v in (0, 4, 24)]
     for techniques, holds in (((), True), (("reach",), False)):
-        islands = Islands(grid, [(12, 20)], LAND, techniques)
-        store = islands.store()
-        for v in (0, 4, 24):
-            store.dom[v] = SEA
-        prop = Propagator(store)
-        for rule, watches, priority in islands.rules():
-            prop.add_rule(rule, watches, priority=priority)
+        _, prop = propagator(Grid(5, 5), [(12, 20)], techniques, fixed)
         assert prop.propagate() is holds, techniques
 
 
@@ -258,14 +251,7 @@ def test_a_thin_sea_places_its_cells_by_the_regions_it_parts_the_grid_into():
     assert settled(5, 5, [(0, 9), (24, 8)], ("reach",), fixed) == [
         ".?#??", ".?#??", ".?#??", ".?#??", ".?#?."]
     # A 6 and a 5 on the left (11 cells in 10) do not fit, though each would alone.
-    grid = Grid(5, 5)
-    islands = Islands(grid, [(0, 6), (20, 5), (24, 6)], LAND, ("reach",))
-    store = islands.store()
-    for v, value in fixed:
-        store.dom[v] = value
-    prop = Propagator(store)
-    for rule, watches, priority in islands.rules():
-        prop.add_rule(rule, watches, priority=priority)
+    _, prop = propagator(Grid(5, 5), [(0, 6), (20, 5), (24, 6)], ("reach",), fixed)
     assert not prop.propagate()
 
 
