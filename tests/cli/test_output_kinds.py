@@ -247,6 +247,23 @@ def test_a_folder_output_that_cannot_be_is_refused_in_one_line(tmp_path, inputs,
     assert snapshot(tmp_path) == before
 
 
+@pytest.mark.parametrize(("source", "words"), [
+    ("https://puzz.link/p?nurikabe/5/5/zzzzzzzzz", "too many cells"),
+    ("https://puzz.link/p?slither/0/3/", "COLS must be a whole number"),
+    ("dataset.json", 'expected a JSON object with "data"'),
+])
+def test_an_import_that_fails_to_read_makes_no_folder(tmp_path, capsys, source, words):
+    """The source is read before the folder is made: a bad one leaves nothing behind."""
+    (tmp_path / "dataset.json").write_text('{"x": 1}')
+    out = tmp_path / "imported"
+    capsys.readouterr()
+    before = snapshot(tmp_path)
+    assert main(["import", source.replace("dataset.json", str(tmp_path / "dataset.json")),
+                 "--out", str(out)]) == 2
+    _one_line_refusal(capsys, words)
+    assert not out.exists() and snapshot(tmp_path) == before
+
+
 def test_a_folder_made_beforehand_is_used_whatever_its_name(tmp_path, inputs):
     """Only a folder not made yet is refused for a file's name: one the user made is theirs."""
     folder = tmp_path / "board.png"
