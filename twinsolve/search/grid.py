@@ -183,6 +183,10 @@ class LowLink:
         """Whether the last run reached `v`."""
         return self.disc[v] >= self.start
 
+    def reached_count(self) -> int:
+        """How many vertices the last run reached (its discovery times run from `start`)."""
+        return self.stamp - self.start
+
     def cut_off(self, v: int) -> int:
         """How many marked vertices lose every path to the last run's root without `v`.
 
