@@ -23,8 +23,15 @@ import pytest
 from conftest import sampled
 
 from twinsolve.search.grid import Grid
-from twinsolve.search.islands import SEA_LABEL, TECHNIQUES, Islands
-from twinsolve.search.propagate import IS_FALSE, IS_TRUE, UNDECIDED, Propagator, search
+from twinsolve.search.islands import SEA_LABEL, TECHNIQUES, Islands, _EdgeBudget, most_edges
+from twinsolve.search.propagate import (
+    IS_FALSE,
+    IS_TRUE,
+    UNDECIDED,
+    Contradiction,
+    Propagator,
+    search,
+)
 
 LAND, SEA = IS_FALSE, IS_TRUE
 
@@ -429,3 +436,170 @@ def test_a_survey_enters_no_orphan_land_that_touches_another_islands_land():
     assert survey(apart, [0], 0b1, 2).reach == 0b0111
     touching = apart[:3] + [LAND] + apart[4:7] + [b]
     assert survey(touching, [0], 0b1, 2).reach == 0b0011
+
+
+# ---------------------------------------------------------------- the sea's edge budget
+
+def polyominoes(grid, size):
+    """Every connected set of `size` cells of `grid` (as frozensets), each once."""
+    found = {frozenset([v]) for v in range(grid.size)}
+    for _ in range(size - 1):
+        found = {part | {w} for part in found for v in part for w in grid.neighbours[v]
+                 if w not in part}
+    return found
+
+
+@pytest.mark.parametrize("size", range(1, 8))
+def test_most_edges_bounds_every_connected_set_by_its_span(size):
+    # Exhaustive on a 4x5 grid: no connected set holds more side-by-side pairs than the
+    # bound for the columns and rows it spans (both as the most and as the least).
+    grid = Grid(4, 5)
+    tight = False
+    for part in polyominoes(grid, size):
+        pairs = sum(1 for v in part for w in grid.neighbours[v] if w in part) // 2
+        cols = len({v % 5 for v in part})
+        rows = len({v // 5 for v in part})
+        bound = most_edges(size, cols, rows, (cols, rows))
+        assert bound is not None and pairs <= bound, (sorted(part), pairs, bound)
+        assert pairs <= most_edges(size, 5, 4)
+        tight |= pairs == most_edges(size, 5, 4)
+    assert tight  # and the unbounded most is met
+
+
+def budget_of(grid, clues):
+    size = grid.size - sum(number for _, number in clues)
+    return _EdgeBudget(grid, SEA, clues, size)
+
+
+def test_the_edge_budget_leaves_the_sea_four_sides_on_the_edge_around_four_squares():
+    # Four 4s in the corners of a 5x5 leave 9 sea cells. Each island holds at most 4
+    # pairs (a 2x2 square), so the sea's sides on the edge plus its loops are at most
+    # 16 - 40 + 3 * 9 + 1 = 4: with the middle of each edge sea, every other undecided
+    # edge cell is land, and a fifth sea cell on the edge is a contradiction.
+    grid = Grid(5, 5)
+    clues = [(0, 4), (4, 4), (20, 4), (24, 4)]
+    budget = budget_of(grid, clues)
+    assert budget.slack() == 4
+    store = Islands(grid, clues, LAND).store()
+    for v in (2, 10, 14, 22):
+        store.dom[v] = SEA
+    budget(store)
+    edge = [v for v in range(25) if len(grid.neighbours[v]) < 4]
+    assert [v for v in edge if store.dom[v] == LAND] == [v for v in edge
+                                                          if v not in (2, 10, 14, 22)]
+    assert all(store.dom[v] == UNDECIDED for v in range(25) if v not in edge)
+    store = Islands(grid, clues, LAND).store()
+    for v in (1, 2, 10, 14, 22):
+        store.dom[v] = SEA
+    with pytest.raises(Contradiction):
+        budget(store)
+
+
+def test_the_edge_budget_needs_a_sea_side_between_two_islands_along_the_edge():
+    # The four 4s again: along the edge, between two corners (two islands) some cell is
+    # sea, so the four stretches spend the whole slack of 4 before any sea is known. A
+    # sea cell in the middle of the top row then leaves the rest of that row land (a
+    # second sea cell there would spend a fifth side); the other stretches still need
+    # their one sea cell, so nothing else is decided.
+    grid = Grid(5, 5)
+    clues = [(0, 4), (4, 4), (20, 4), (24, 4)]
+    store = Islands(grid, clues, LAND).store()
+    store.dom[2] = SEA
+    budget_of(grid, clues)(store)
+    assert [store.dom[v] for v in (1, 3)] == [LAND, LAND]
+    assert all(store.dom[v] == UNDECIDED for v in range(25) if v not in (0, 1, 2, 3, 4, 20, 24))
+    # Two sea cells in one stretch, the four stretches then spend 5: no room.
+    store.dom[1], store.dom[3] = UNDECIDED, SEA
+    with pytest.raises(Contradiction):
+        budget_of(grid, clues)(store)
+
+
+def test_the_edge_budget_counts_the_loops_a_cell_would_close():
+    # The four 4s again (a slack of 4), the four edge middles sea (4 sides on the edge)
+    # and a U of sea around the centre: a cell beside two cells of one known group would
+    # close a loop, which the budget has no room for, so the centre and the cell under
+    # it are land (the cell under it also touches the bottom middle's group: one loop).
+    grid = Grid(5, 5)
+    clues = [(0, 4), (4, 4), (20, 4), (24, 4)]
+    store = Islands(grid, clues, LAND).store()
+    for v in (2, 10, 14, 22, 6, 7, 8, 11, 13, 16, 18):
+        store.dom[v] = SEA
+    budget_of(grid, clues)(store)
+    assert store.dom[12] == LAND and store.dom[17] == LAND
+
+
+def test_the_edge_budget_shrinks_when_an_island_is_held_to_one_row():
+    # A 4 holds at most 4 pairs (a 2x2 square) but 3 in one row (a straight line): when
+    # the cells it may take lie in one row, the budget is one less.
+    grid = Grid(3, 4)
+    clues = [(0, 4), (11, 4)]
+    budget = budget_of(grid, clues)
+    store = Islands(grid, clues, LAND).store()
+    assert budget.slack(store.dom) == budget.slack()
+    for v in (4, 5, 6, 7, 8, 9, 10):
+        store.dom[grid.size + v] &= ~2  # the 4 of cell 0 may take only the top row
+    assert budget.slack(store.dom) == budget.slack() - 1
+
+
+def cross_case(rng):
+    """A 4x4 or 4x5 grid (or its transpose) parted into rectangles by a sea of one full
+    line and an arm on each side of it, as in 753_10x10: compact islands, a small slack.
+    One clue in eight is off by one."""
+    rows, cols = 4, rng.choice((4, 5))
+    line, left, right = rng.randrange(cols), rng.randrange(rows), rng.randrange(rows)
+    sea = ({(r, line) for r in range(rows)} | {(left, c) for c in range(line)}
+           | {(right, c) for c in range(line + 1, cols)})
+    if rng.random() < 0.5:
+        rows, cols, sea = cols, rows, {(c, r) for r, c in sea}
+    grid = Grid(rows, cols)
+    land = {r * cols + c for r in range(rows) for c in range(cols)} - {
+        r * cols + c for r, c in sea}
+    clues = []
+    while land:
+        island = flood(grid, min(land), land)
+        land -= island
+        number = len(island) + (rng.choice((-1, 1)) if rng.random() < 0.125 else 0)
+        clues.append((rng.choice(sorted(island)), max(1, number)))
+    return grid, sorted(clues)
+
+
+# Part 2 runs by default: it is the one whose cases catch a stretch between two islands
+# counted twice (checked by that mutation), as 3 does; 0 and 1 do not.
+@pytest.mark.parametrize("part", sampled((2, 0, 1, 3)))
+def test_the_edge_budget_alone_keeps_exactly_the_solutions_brute_force_finds(part):
+    # On seas that part the grid into rectangles, or thin ones (compact islands, a small
+    # slack), the bounds and the edge budget alone: the search over them finds exactly
+    # brute force's solutions, and the budget narrows something (or finds a
+    # contradiction) in many of them.
+    rng = random.Random(f"edges {part}")
+    fired = 0
+    for case in range(16):
+        grid, clues = (cross_case if case % 2 else thin_case)(rng)
+        size = grid.size - sum(number for _, number in clues)
+        budget = budget_of(grid, clues)
+        if budget.slack() is None:
+            continue
+        acted = []
+
+        def counted(store, budget=budget, acted=acted):
+            mark = store.mark()
+            try:
+                budget(store)
+            except Contradiction:
+                acted.append(True)
+                raise
+            if store.mark() > mark:
+                acted.append(True)
+
+        _, prop = propagator(grid, clues, ())
+        prop.add_rule(counted, None, priority=1)
+        found = search(prop, choose=lambda s: next(
+            (v for v in range(len(s.dom)) if not s.is_fixed(v)), None), max_solutions=None)
+        assert found.exhausted
+        free = [v for v in range(grid.size) if v not in dict(clues)]
+        expected = {frozenset(s) for s in itertools.combinations(free, max(size, 0))
+                    if is_solution(grid, clues, set(s))}
+        got = {frozenset(v for v in range(grid.size) if values[v]) for values in found.solutions}
+        assert got == expected, (grid.cols, clues)
+        fired += bool(acted)
+    assert fired >= 8

@@ -37,16 +37,15 @@ PARTS = 8
 SAMPLE = ("01_10x10", "102_4x4", "113_6x6", "343_10x18")
 # What a back-end does not settle (solve and prove unique) in 120 s on one worker yet,
 # measured on the 2-core machine at load 2-4 (`python -m benchmarks.nurikabe_perf --timeout
-# 120 --backends NAME`): issue 30's open targets. The giant islands: 29 and 753 have
-# a thin sea whose shape is an isoperimetric argument (hand does not prove either in 600 s
-# with the thin sea's reach by regions, which proves 1030_32x32, the third, in about 22 s;
-# sat and cpsat prove 1030 with the sea's BFS layers, in 4 and about 20 s), 683 a 51 among
-# small islands (sat proves it in about 46 s; cpsat's height model
-# alone in about 210 s, lazy cuts not in 300). For hand,
-# 1108, a large search tree, is proven in more (`LONG`). 756_15x15 left the list when the
-# lookahead gained forcing (proven in 8 s, 182 nodes).
+# 120 --backends NAME`): issue 30's open targets. The giant islands: 29 (a 37 around a 36)
+# is an isoperimetric argument none of the back-ends makes; 753 (four compact islands in
+# the corners) hand proves with the sea's edge budget in about 7 s (482 nodes), which
+# cpsat does not even solve in 900 s (sat: about 27 s); 683 a 51 among small islands (sat
+# proves it in about 46 s; cpsat's height model alone in about 210 s, lazy cuts not in
+# 300). For hand, 1108, a large search tree, is proven in more (`LONG`). 756_15x15 left
+# the list when the lookahead gained forcing (proven in 8 s, 182 nodes).
 OPEN = {
-    "hand": frozenset({"29_10x10", "683_14x24", "753_10x10"}),
+    "hand": frozenset({"29_10x10", "683_14x24"}),
     "sat": frozenset({"29_10x10"}),
     "cpsat": frozenset({"29_10x10", "683_14x24", "753_10x10"}),
 }
