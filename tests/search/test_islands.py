@@ -139,13 +139,18 @@ def thin_case(rng):
     while len(sea) < rng.randint(1, grid.size // 3):
         sea.add(rng.choice([w for v in sorted(sea) for w in grid.neighbours[v]
                             if w not in sea]))
+    return grid, clues_off(rng, grid, sea)
+
+
+def clues_off(rng, grid, sea):
+    """A clue in each island the sea (cells) leaves: its size, one in eight off by one."""
     clues, land = [], set(range(grid.size)) - sea
     while land:
         island = flood(grid, min(land), land)
         land -= island
         number = len(island) + (rng.choice((-1, 1)) if rng.random() < 0.125 else 0)
         clues.append((rng.choice(sorted(island)), max(1, number)))
-    return grid, sorted(clues)
+    return sorted(clues)
 
 
 @pytest.mark.parametrize("techniques", TECHNIQUE_SETS, ids=lambda t: "+".join(t) or "bounds")
@@ -552,15 +557,7 @@ def cross_case(rng):
     if rng.random() < 0.5:
         rows, cols, sea = cols, rows, {(c, r) for r, c in sea}
     grid = Grid(rows, cols)
-    land = {r * cols + c for r in range(rows) for c in range(cols)} - {
-        r * cols + c for r, c in sea}
-    clues = []
-    while land:
-        island = flood(grid, min(land), land)
-        land -= island
-        number = len(island) + (rng.choice((-1, 1)) if rng.random() < 0.125 else 0)
-        clues.append((rng.choice(sorted(island)), max(1, number)))
-    return grid, sorted(clues)
+    return grid, clues_off(rng, grid, {r * cols + c for r, c in sea})
 
 
 # Part 2 runs by default: it is the one whose cases catch a stretch between two islands
