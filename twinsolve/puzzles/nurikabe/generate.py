@@ -11,7 +11,9 @@ solver (`hand.py`) may use, each level adding to the one before:
   a cell an island cannot grow to its size without is unshaded, one the sea
   cannot stay connected without is shaded);
 - medium: + `shapes` (every way to complete an island, when there are few:
-  cells in all of them unshaded, cells beside all of them shaded);
+  cells in all of them unshaded, cells beside all of them shaded; and, where
+  the islands are few and compact, the sea's edge budget: such islands leave
+  the sea few sides on the grid's edge and few loops);
 - hard: + `probing` and `lookahead` (trial and error: a cell whose
   shading, or whose unshading, leads the rules to a contradiction takes the
   other value; once that is stuck, the same one level deeper, each trial
