@@ -1,4 +1,4 @@
-"""The explanations of Lights Out, the mirror maze, Solitaire Chess, jugs and clock
+"""The explanations of Lights Out, the mirror maze, Solitaire Chess, jugs, clock and Nurikabe
 (issue 28): each step's claim re-checked on its own, the hardest step at the grader's
 level, and the hints (mistakes, next steps, done)."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from conftest import ROOT
 
-from twinsolve.core.run import load_file
+from twinsolve.core.limits import Limits
+from twinsolve.core.run import load_file, parse_text, run
 from twinsolve.explain import explain, hint
 from twinsolve.explain.steps import Mistake, Step, decided_items
 from twinsolve.puzzles.chess.hand import prove_unique
@@ -118,3 +119,20 @@ def test_no_plan_says_the_number_theory():
 
     with pytest.raises(NoSolution, match="multiple of gcd.M, steps. = 2"):
         explain(_load("clock", "million-unreachable.txt"))
+
+
+def test_nurikabe_cites_the_sea_edge_budget_and_it_agrees_with_the_answer():
+    # Four 4s in the corners of a 5x5: compact islands, so the sea's edge budget (an
+    # isoperimetric count, `search.islands`) decides cells; each such step agrees with
+    # the answer `sat` proves unique.
+    instance = parse_text("nurikabe 5 5\n4 - - - 4\n- - - - -\n- - - - -\n- - - - -\n"
+                          "4 - - - 4\n")
+    answer = run(instance, "sat", Limits(unique=True))
+    assert answer.unique is True
+    shaded = answer.solution["shaded"]
+    cited = [step for step in explain(instance).steps if "compact" in step.reason]
+    assert cited and all(step.technique == "shapes" for step in cited)
+    for step in cited:
+        for item, value in step.decided:
+            r, c = _cell(item)
+            assert value == int(shaded[r][c]), (item, value)  # 1: shaded
