@@ -38,9 +38,7 @@ Back-ends.
   bounded by `HEIGHT_BUDGET` of CP-SAT's deterministic time (the same on every
   machine), then, if that bound stops it, lazy cuts from scratch
   (`lazy_cuts.cpsat_fallback`): each proves large puzzles the other cannot;
-  but a thin sea (`Layout.sea_layered`, the giant-island puzzles) by layers,
-  rooted at the first shaded cell of a shortest path between the two nearest
-  clues (`Layout.sea_meets`: every solution's sea crosses it).
+  but a thin sea (`Layout.sea_layered`, the giant-island puzzles) by layers.
 - `sat`: CNF through PySAT; exactly-one and the island sizes by cardinality
   encodings (and the sea's size too when it is at most a third of the grid);
   the sea's connectivity by lazy cuts in one incremental solver
@@ -148,28 +146,6 @@ class Layout:
         return sea_size(self.cells, self.clues)
 
     @property
-    def sea_meets(self) -> tuple[int, ...] | None:
-        """Cells every solution's sea holds one of (None: no such set known): those
-        between the two nearest clues on a shortest path from one to the other. Each
-        clue is in its own island and side-by-side land is one island, so a path of
-        land cells only would join the two."""
-        if len(self.clues) < 2:
-            return None
-        grid = Grid(self.rows, self.cols)
-        best = None  # (steps, the path's far end, its distances from the near end)
-        for k, (cell, _) in enumerate(self.clues):
-            dist = grid.distances([cell])
-            for other, _ in self.clues[k + 1:]:
-                if best is None or dist[other] < best[0]:
-                    best = (dist[other], other, dist)
-        _, end, dist = best
-        path, v = [], end
-        while dist[v] > 1:  # back towards the near clue, one step nearer each time
-            v = next(w for w in self.nbrs[v] if dist[w] == dist[v] - 1)
-            path.append(v)
-        return tuple(path)
-
-    @property
     def cells(self) -> int:
         return self.rows * self.cols
 
@@ -254,24 +230,14 @@ def island_layers(own: dict[int, Any], area: Sequence[int], nbrs: Sequence[Seque
 
 
 def sea_layers(shaded: Sequence[Any], nbrs: Sequence[Sequence[int]], depth: int,
-               new_var: Callable[..., Any], neg: Callable[[Any], Any],
-               meets: Sequence[int] | None = None) -> list[list[Any]]:
+               new_var: Callable[..., Any], neg: Callable[[Any], Any]) -> list[list[Any]]:
     """The shaded cells connected, complete, for a sea of at most `depth` + 1 cells: its
-    root is the first shaded cell of `meets` (cells every solution's sea holds one of,
-    in their order; None: every cell, in reading order), a chain of "none shaded
-    before" literals making it one, and every shaded cell lies within `depth` steps of
-    it (`layers`).
-
-    Why `meets` (`Layout.sea_meets`, a few cells between two clues): a root that may
-    be any of the few cells the sea must cross leaves the solver few roots to try and
-    layers that start near the islands. 1030_32x32 with `--unique`: `sat` 2.8 to 1.0 s,
-    `cpsat` 15.9 to 2.3 s; 753_10x10: `sat` 24.6 to 9.7 s."""
-    order = range(len(shaded)) if meets is None else meets
-    clauses: list[list[Any]] = [[shaded[v] for v in order]]
+    root is its first cell in reading order (a chain of "no shaded cell before"
+    literals makes it one), every shaded cell within `depth` steps of it (`layers`)."""
+    clauses: list[list[Any]] = []
     roots: dict[int, Any] = {}
-    none_before = None  # "no cell of `order` before v is shaded"; None for the first (true)
-    for v in order:
-        lit = shaded[v]
+    none_before = None  # "no cell before v is shaded"; None for v = 0 (true)
+    for v, lit in enumerate(shaded):
         root = new_var("root", v)
         roots[v] = root
         # root <-> shaded[v] and none_before
@@ -390,7 +356,7 @@ def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT, islands: bool 
         # The sea has exactly `sea_size` cells: layers that deep suffice, not the grid's.
         for clause in sea_layers(shaded, lay.nbrs, max(lay.sea_size - 1, 0),
                                  lambda *key: model.new_bool_var(f"sea{key}"),
-                                 lambda lit: lit.negated(), lay.sea_meets):
+                                 lambda lit: lit.negated()):
             model.add_bool_or(clause)
     elif method != "lazy":  # lazy: the caller adds cuts
         graph_constraints.connected(model, shaded, lay.nbrs, lay.sea_root, method, "sea")
@@ -489,8 +455,7 @@ def build_sat(instance: Instance, complete: bool = False
         enc.add_at_most([-lit for lit in shaded], lay.cells - lay.sea_size)
     if lay.sea_layered or (complete and lay.sea_size is not None):
         enc.clauses += sea_layers(shaded, lay.nbrs, max(lay.sea_size - 1, 0),
-                                  lambda *key: enc.var("sea", *key), lambda lit: -lit,
-                                  lay.sea_meets)
+                                  lambda *key: enc.var("sea", *key), lambda lit: -lit)
     elif complete:
         enc.clauses += graph_constraints.connected_clauses(
             shaded, lay.nbrs, lambda key: enc.var("sea", *key), lay.sea_root)
