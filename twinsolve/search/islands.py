@@ -215,12 +215,13 @@ class Islands:
                 rules.append((_SeaReach(n, size, self.sea, self.board, self.clues),
                               list(range(n)),
                               _GLOBAL))
-            budget = _EdgeBudget(grid, self.sea, self.clues, size)
-            slack = budget.slack()
-            if "shapes" in techniques and slack is not None and slack <= EDGE_SLACK:
-                # Last, with the shapes: it reads the whole grid, so it waits for the
-                # cheaper rules' fixpoint instead of running after each of their steps.
-                rules.append((budget, None, _SHAPES))
+            if "shapes" in techniques:
+                budget = _EdgeBudget(grid, self.sea, self.clues, size)
+                slack = budget.slack()
+                if slack is not None and slack <= EDGE_SLACK:
+                    # Last, with the shapes: it reads the whole grid, so it waits for
+                    # the cheaper rules' fixpoint instead of running after each step.
+                    rules.append((budget, None, _SHAPES))
         return rules
 
     @property
@@ -525,20 +526,18 @@ class _EdgeBudget:
             label = dom[n + v]
             if dom[v] == land and not label & (label - 1):
                 marks.append((at, label))
-        if not marks:
-            marks = [(0, 0)]  # one stretch, all the way round, needing nothing
-            first = [ring[0]]
-        else:
-            first = []
-        spent = 0
+        # The stretches of the ring between them, each with the sides it needs: one
+        # between two islands. Without marks, one stretch all the way round.
+        stretches = [(ring, 0)] if not marks else []
         size = len(ring)
         for j, (at, island) in enumerate(marks):
             end, other = marks[(j + 1) % len(marks)]
             if end <= at:
                 end += size
-            cells = first + [ring[(at + step) % size] for step in range(1, end - at)]
-            first = []
-            need = int(island != other and other != 0)
+            stretches.append(([ring[(at + step) % size] for step in range(1, end - at)],
+                              int(island != other)))
+        spent = 0
+        for cells, need in stretches:
             if need and not cells:
                 raise Contradiction  # two islands side by side on the edge
             known = sum(edge[v] for v in cells if dom[v] == sea)

@@ -131,13 +131,7 @@ class RegionConnected:
             return
         lowlink = self.lowlink
         cuts = lowlink.run(dom, root, blocked, member)
-        # Why the count first: most runs reach every open cell, and counting them in C
-        # spares a pass over the grid in Python.
-        if lowlink.reached_count() < size - dom[:size].count(blocked):
-            disc, start = lowlink.disc, lowlink.start
-            for i in range(size):
-                if dom[i] != blocked and disc[i] < start:
-                    store.restrict(i, blocked)  # Contradiction if i is a member: walled off
+        _block_unreached(store, lowlink, size, blocked)  # walled off from the root
         if self.cuts:
             for i in cuts:  # each cuts a member cell off from the member root
                 if dom[i] == UNDECIDED:
@@ -192,19 +186,29 @@ class ReachesBorder:
         dom = store.dom
         size, member, blocked = self.size, self.member, self.blocked
         lowlink = self.lowlink
-        cells = dom[:size]
-        cuts = lowlink.run(cells + [member], size, blocked, member)
-        # the border node and every open cell reached: nothing walled off (as above)
-        if lowlink.reached_count() < 1 + size - cells.count(blocked):
-            disc, start = lowlink.disc, lowlink.start
-            for i in range(size):
-                if dom[i] != blocked and disc[i] < start:
-                    store.restrict(i, blocked)  # Contradiction if i is a member: a hole
+        cuts = lowlink.run(dom[:size] + [member], size, blocked, member)
+        _block_unreached(store, lowlink, size, blocked, virtual=1)  # holes
         if not self.cuts:
             return
         for i in cuts:  # each cuts a member cell off from the border
             if dom[i] == UNDECIDED:
                 store.restrict(i, member)
+
+
+def _block_unreached(store: Store, lowlink: LowLink, size: int, blocked: int,
+                     virtual: int = 0) -> None:
+    """Block each of the `size` cells that is not blocked and the last `lowlink` run did
+    not reach (Contradiction for a member); `virtual`: vertices past the cells the run
+    reached too (a border node).
+
+    Why the count first: most runs reach every open cell, and counting them in C
+    spares a pass over the grid in Python."""
+    dom = store.dom
+    if lowlink.reached_count() - virtual < size - dom[:size].count(blocked):
+        disc, start = lowlink.disc, lowlink.start
+        for i in range(size):
+            if dom[i] != blocked and disc[i] < start:
+                store.restrict(i, blocked)
 
 
 class NoCheckerboard:
