@@ -519,6 +519,21 @@ def test_the_edge_budget_needs_a_sea_side_between_two_islands_along_the_edge():
         budget_of(grid, clues)(store)
 
 
+def test_the_edge_budget_holds_an_island_to_the_boxes_its_number_fills():
+    # The four 4s again: the four stretches along the edge spend the whole slack, so
+    # no island may span more than a 2x2 square (a 4 spanning 3 columns holds at most 3
+    # pairs, not 4). Each may still own only the cells of the 2x2 box in its corner; the
+    # cells between them are nobody's (sea, once the link rule runs).
+    grid = Grid(5, 5)
+    clues = [(0, 4), (4, 4), (20, 4), (24, 4)]
+    store = Islands(grid, clues, LAND).store()
+    budget_of(grid, clues)(store)
+    boxes = [{0, 1, 5, 6}, {3, 4, 8, 9}, {15, 16, 20, 21}, {18, 19, 23, 24}]
+    for k, box in enumerate(boxes):
+        owned = {v for v in range(25) if store.dom[25 + v] & (2 << k)}
+        assert owned == box, (k, sorted(owned))
+
+
 def test_the_edge_budget_counts_the_loops_a_cell_would_close():
     # The four 4s again (a slack of 4), the four edge middles sea (4 sides on the edge)
     # and a U of sea around the centre: a cell beside two cells of one known group would

@@ -58,7 +58,9 @@ The rules, by technique (the first two are always on):
   `_EdgeBudget`): an island of n cells holds at most 2n - (c + r) pairs of
   side-by-side cells when it spans c columns and r rows (`most_edges`), so
   the sea's sides on the grid's edge plus its loops are at most a slack the
-  numbers give; an undecided cell that would spend more than is left is land.
+  numbers give; an undecided cell that would spend more than is left is land,
+  and a cell that would widen an island's known span past what is left is not
+  its own.
 
 Always: no 2x2 block all sea (`regions.NoUniformBlock`), the sea
 connected (`regions.RegionConnected`, its articulation forcing with `cuts`)
@@ -124,6 +126,9 @@ EDGE_SLACK = 16
 _GLOBAL, _SHAPES = 1, 2  # priorities: after the local rules (0), the shapes last
 
 Rules = list[tuple[Rule, list[int] | None, int]]
+# Per island: the columns and rows of the cells it may take, then of its known land, as
+# bit sets (`_EdgeBudget._masks`).
+_Masks = list[tuple[int, int, int, int]]
 
 
 def _remember(cache: dict, key: object, value: object, limit: int) -> None:
@@ -393,14 +398,17 @@ class _EdgeBudget:
 
     More than the slack is a contradiction; an undecided cell whose shading would
     spend more than is left (its sides on the edge beyond what its stretch spends
-    already, plus its known sea neighbours beyond one per group) is land.
+    already, plus its known sea neighbours beyond one per group) is land; and a
+    cell that would widen an island's known land to a span whose most pairs fall
+    by more than is left is not its own (`_confine`).
 
     Why: the giant-island puzzles are an isoperimetric argument. On 753_10x10 of the
     janko.at corpus (an 8, a 30, a 28 and a 15 in the corners of a 10x10, 19 sea
     cells) the slack is 4: the sea's cross meets the edge four times, between the
     islands, with no loop, and every island is a rectangle. `hand --unique` proves it
-    in about 7 s (482 nodes); without this rule a search of 74,196 nodes did not in
-    1200 s, and without the stretches along the edge it took 15,780 nodes. A usual
+    in about 4 s (280 nodes; 482 without `_confine`); without this rule a search of
+    74,196 nodes did not in 1200 s, and without the stretches along the edge it took
+    15,780 nodes. A usual
     sea, half the grid around many small islands, has a slack far beyond what it
     spends, so the rule runs only where the slack is at most `EDGE_SLACK`.
     """
@@ -431,19 +439,32 @@ class _EdgeBudget:
     def slack(self, dom: Sequence[int] | None = None) -> int | None:
         """B + L's bound for the islands' spans in `dom` (None: the whole grid), or None
         when an island cannot fit in the cells it may take."""
-        whole = ((self.cols, self.rows), (1, 1))
-        spans = self._spans(dom) if dom is not None else [whole] * len(self.numbers)
-        total = 0
-        for number, (may, known) in zip(self.numbers, spans, strict=True):
-            most = most_edges(number, *may, known)
+        mosts = self._mosts(None if dom is None else self._masks(dom))
+        return None if mosts is None else self._slack(mosts)
+
+    def _slack(self, mosts: Sequence[int]) -> int:
+        """B + L's bound when the islands hold at most `mosts` pairs each."""
+        return sum(mosts) - self.pairs + 3 * self.size + 1
+
+    def _mosts(self, masks: _Masks | None) -> list[int] | None:
+        """Each island's most pairs (`most_edges`) within the spans of `masks` (None: the
+        whole grid), or None when one cannot fit."""
+        mosts = []
+        for k, number in enumerate(self.numbers):
+            if masks is None:
+                most = most_edges(number, self.cols, self.rows)
+            else:
+                may_cols, may_rows, known_cols, known_rows = masks[k]
+                most = most_edges(number, _span(may_cols), _span(may_rows),
+                                  (_span(known_cols) or 1, _span(known_rows) or 1))
             if most is None:
                 return None
-            total += most
-        return total - self.pairs + 3 * self.size + 1
+            mosts.append(most)
+        return mosts
 
-    def _spans(self, dom: Sequence[int]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-        """Per island: (columns, rows) spanned by the cells it may take, and by its known
-        land ((1, 1) when it has none)."""
+    def _masks(self, dom: Sequence[int]) -> _Masks:
+        """Per island, as bit sets of columns and rows (`col_bit`, `row_bit`): those of
+        the cells it may take, then those of its known land."""
         n, land = self.n, self.land
         count = len(self.numbers)
         may_rows, may_cols = [0] * count, [0] * count
@@ -468,15 +489,16 @@ class _EdgeBudget:
                 k = low.bit_length() - 1
                 may_rows[k] |= rb
                 may_cols[k] |= cb
-        return [((_span(may_cols[k]), _span(may_rows[k])),
-                 (_span(known_cols[k]) or 1, _span(known_rows[k]) or 1))
+        return [(may_cols[k], may_rows[k], known_cols[k], known_rows[k])
                 for k in range(count)]
 
     def __call__(self, store: Store) -> None:
         dom = store.dom
-        slack = self.slack(dom)
-        if slack is None:
+        masks = self._masks(dom)
+        mosts = self._mosts(masks)
+        if mosts is None:
             raise Contradiction  # an island does not fit in the cells it may take
+        slack = self._slack(mosts)
         n, sea, nbrs, edge = self.n, self.sea, self.nbrs, self.edge
         group: dict[int, int] = {}  # known sea cell -> its group
         loops = 0
@@ -497,6 +519,7 @@ class _EdgeBudget:
         left = slack - loops - self._edge_sides(dom, stretch)
         if left < 0:
             raise Contradiction
+        self._confine(store, masks, mosts, left)
         if left >= 3:
             return  # a cell spends at most 3 (two sides on the edge and a loop, 3 loops)
         for u in range(n):
@@ -511,6 +534,38 @@ class _EdgeBudget:
                 cost += len(met) - len(set(met))
             if cost > left:
                 store.restrict(u, self.land)
+
+    def _confine(self, store: Store, masks: _Masks, mosts: Sequence[int], left: int) -> None:
+        """An island's cell that would widen its known land's span so far that its most
+        pairs fall by more than `left` is not its own.
+
+        Why sound: the island's final cells hold its known land and that cell, so they
+        span at least the columns and rows of both, and the sea then spends what it
+        spends now, more than the slack that span leaves. It confines a compact island
+        to the boxes its number fills with room to spare (a 20 held to 4x5 and 5x4
+        rectangles on 1030_32x32, where nothing is left)."""
+        dom, n = store.dom, self.n
+        row_bit, col_bit = self.row_bit, self.col_bit
+        for k, (may_cols, may_rows, known_cols, known_rows) in enumerate(masks):
+            if not known_cols:
+                continue  # no known land: any cell could be its first
+            number, width, height = self.numbers[k], _span(may_cols), _span(may_rows)
+            floor = mosts[k] - left  # the fewest most pairs the island may fall to
+            if (most_edges(number, width, height, (width, height)) or 0) >= floor:
+                continue  # not even its widest span costs more than is left
+            bit = 2 << k  # its label's value
+            # The drop depends only on the span, so it is worked out once per span.
+            fits: dict[tuple[int, int], bool] = {}
+            for v in range(n):
+                if not dom[n + v] & bit:
+                    continue
+                span = (_span(known_cols | col_bit[v]), _span(known_rows | row_bit[v]))
+                fit = fits.get(span)
+                if fit is None:
+                    most = most_edges(number, width, height, span)
+                    fit = fits[span] = most is not None and most >= floor
+                if not fit:
+                    store.restrict(n + v, ~bit)
 
     def _edge_sides(self, dom: Sequence[int], stretch: dict[int, tuple[int, int]]) -> int:
         """The sides on the edge the sea spends at least (the class docstring); fills

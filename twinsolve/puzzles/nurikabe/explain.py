@@ -281,7 +281,8 @@ def _said(rule: Any, instance: Instance) -> tuple[str, str]:
                       "too far from the shaded ones for the shaded cells still to place "
                       "in its part of the grid is unshaded", ""),
         "_EdgeBudget": ("islands this large are compact, so the shaded cells touch the "
-                        "grid's edge and close loops only so often", ""),
+                        "grid's edge and close loops only so often, and each island "
+                        "stays within a box its number nearly fills", ""),
         "_Link": ("unshaded neighbours share their island, and a cell no island can "
                   "take is shaded", ""),
     }.get(name, ("the clues and the cells decided so far leave one way", ""))
