@@ -80,3 +80,17 @@ def test_enumeration_past_its_budget_starts_again_with_the_fallback(budget, call
     assert (count.found, count.complete) == (len(brute(4, 2)), True)
     assert count.first in brute(4, 2)
     assert count.effort.calls == calls
+
+
+@pytest.mark.parametrize("n", range(1, 6))
+def test_count_clauses_alone_keep_exactly_the_assignments_of_that_sum(n):
+    # No linear constraint: the cardinality encoding's clauses alone must allow every
+    # assignment of the sum and no other (the auxiliary counters are free to repeat an
+    # assignment, so the distinct ones are compared), for every sum and two impossible.
+    for total in range(-1, n + 2):
+        model = cp_model.CpModel()
+        xs = [model.new_bool_var(f"x{i}") for i in range(n)]
+        cpsat_common.add_count_clauses(model, xs, total)
+        limits = Limits(timeout=30, count=True)
+        count = cpsat_common.enumerate_solutions(model, xs, limits, limits.deadline())
+        assert count.complete and count.found == len(brute(n, total)), (n, total)

@@ -26,10 +26,13 @@ or beside another clue cell, whose island it would join).
   neighbour). Sound, so UNSAT stays a proof.
 - Implied, for propagation: the sea's root is shaded and a shaded cell other
   than it has a shaded neighbour (`graph_constraints.implied_clauses`); in
-  CP-SAT the sea's size (the cells no number takes) as a sum.
+  CP-SAT the sea's size (the cells no number takes).
 
 Back-ends.
 - `cpsat`: the model above, `linearization_level=0` unless set (`_CPSAT_PARAMETERS`);
+  each size (an island's, the sea's) a linear constraint, a thin sea's with a
+  cardinality encoding's clauses beside it (option `sizes`: `SIZES`; CP-SAT then
+  learns about the encoding's partial counts, not only about the cells);
   the sea connected by `graph_constraints.connected` (option `connectivity` =
   height, flow or distance; layers, which with every clue numbered are
   `sea_layers`, as deep as the sea is large; or `lazy`: its separator cuts instead);
@@ -81,7 +84,7 @@ from .rules import Instance, clue_cells, solution_from_shaded
 
 __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
            "sat_export", "cpsat_export", "build_cpsat", "build_sat", "Layout", "layout",
-           "CPSAT_METHODS", "LAYER_BUDGET", "island_cuts", "layers", "island_layers",
+           "CPSAT_METHODS", "SIZES", "LAYER_BUDGET", "island_cuts", "layers", "island_layers",
            "sea_layers", "another_solution"]
 
 CPSAT_METHODS = (*graph_constraints.METHODS, "lazy")
@@ -98,6 +101,16 @@ _CPSAT_DEFAULT = "height"
 # 0.19 s, slowest 8.2 s; level 2 proves 558, 0.046 s, 0.25 s, 29 s, and not 669_14x24 or
 # 839_14x19 (which level 0 proves in 3 and 7 s).
 _CPSAT_PARAMETERS = {"linearization_level": 0}
+# How `cpsat` states the islands' and the sea's sizes (option `sizes`): "linear", one
+# linear constraint each; "both", each with a cardinality encoding's clauses beside it
+# (`cpsat_common.add_count_clauses`); "auto", those clauses for a thin sea's size only,
+# as the SAT encoding states a thin sea's size by a cardinality encoding. Why: on
+# 753_10x10 (four large islands, 19 sea cells) CP-SAT found no solution in 900 s with the
+# sums alone, and proves it unique in about 25 s with the sea's clauses (every size's:
+# about 30 s); but on the whole janko.at corpus every size's clauses took the median
+# from 0.045 to 0.15 s, and 1046_23x33 and 667_14x24 past 30 s.
+SIZES = ("auto", "linear", "both")
+_SIZES_DEFAULT = "auto"
 # CP-SAT's deterministic time per call of the height model before the lazy cuts take over
 # (`cpsat_fallback`). The height model proves the slowest puzzles it can (1077_15x15,
 # 839_14x19, 680_31x45) within 10; lazy cuts prove 1046_23x33, 570_31x45 and 667_14x24,
@@ -302,14 +315,15 @@ def _cuts(lay: Layout, sea: bool = True) -> lazy_cuts.Violated:
 # ---------------------------------------------------------------- CP-SAT
 
 def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT, islands: bool = False,
-                lay: Layout | None = None
+                lay: Layout | None = None, sizes: str = _SIZES_DEFAULT
                 ) -> tuple[cp_model.CpModel, list[cp_model.IntVar], Layout]:
     """The CP-SAT model, its `shaded` variables in row-major order and the layout.
 
     `method` connects the sea (a `graph_constraints` method, or "lazy": no
     constraint, the caller adds cuts); `islands` states a `?` island's
     connectivity too (BFS layers over its area) instead of leaving it to cuts;
-    `lay` is the instance's layout when the caller has it already.
+    `lay` is the instance's layout when the caller has it already; `sizes`
+    (`SIZES`) how the islands' and the sea's sizes are stated.
     """
     lay = layout(instance) if lay is None else lay
     model = cp_model.CpModel()
@@ -337,7 +351,7 @@ def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT, islands: bool 
                 else:
                     model.add_implication(lit, shaded[w])
         if number is not None:
-            model.add(sum(own[k].values()) == number)
+            _size(model, list(own[k].values()), number, sizes == "both")
         if lay.layered(k) or islands:  # connected to its clue (else: cuts)
             area = lay.areas[k]
             depth = len(area) - 1 if number is None else number - 1
@@ -350,8 +364,9 @@ def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT, islands: bool 
         model.add_bool_or([shaded[v].negated() for v in block])
     for clause in _sea_implied(lay, shaded, lambda lit: lit.negated()):
         model.add_bool_or(clause)
-    if lay.sea_size is not None:  # implied by the sizes: helps the LP relaxation
-        model.add(sum(shaded) == lay.sea_size)
+    if lay.sea_size is not None:  # implied by the islands' sizes, through every label
+        thin = thin_sea(lay.sea_size, lay.cells)
+        _size(model, shaded, lay.sea_size, sizes == "both" or (sizes == "auto" and thin))
     if method == "layers" and lay.sea_size is not None:
         # The sea has exactly `sea_size` cells: layers that deep suffice, not the grid's.
         for clause in sea_layers(shaded, lay.nbrs, max(lay.sea_size - 1, 0),
@@ -363,14 +378,33 @@ def build_cpsat(instance: Instance, method: str = _CPSAT_DEFAULT, islands: bool 
     return model, shaded, lay
 
 
+def _size(model: cp_model.CpModel, lits: list[cp_model.IntVar], number: int,
+          clauses: bool) -> None:
+    """Exactly `number` of `lits` are true: a linear constraint, and with `clauses` a
+    cardinality encoding's clauses beside it (`cpsat_common.add_count_clauses`)."""
+    model.add(sum(lits) == number)
+    if clauses:
+        cpsat_common.add_count_clauses(model, lits, number)
+
+
 def cpsat_export(instance: Instance) -> cp_model.CpModel:
     """The `cpsat` back-end's model with the islands' connectivity stated: complete."""
     return build_cpsat(instance, islands=True)[0]
 
 
 def check_cpsat_options(limits: Limits) -> None:
-    """cpsat's options, `connectivity=METHOD` and CP-SAT's own (the registry's checker)."""
-    cpsat_common.check_options(lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)[1])
+    """cpsat's options, `connectivity=METHOD`, `sizes=HOW` and CP-SAT's own (the
+    registry's checker)."""
+    cpsat_common.check_options(_cpsat_options(limits)[2])
+
+
+def _cpsat_options(limits: Limits) -> tuple[str, str, Limits]:
+    """The `connectivity` and `sizes` options, and the limits without them (whose other
+    options are CP-SAT's)."""
+    method, limits = lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)
+    sizes = limits.choice("sizes", _SIZES_DEFAULT, SIZES)
+    options = {name: given for name, given in limits.options.items() if name != "sizes"}
+    return method, sizes, limits.with_(options=options)
 
 
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
@@ -379,13 +413,13 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     BFS layers, any other by height constraints first and, when `HEIGHT_BUDGET` stops a
     call, by lazy cuts."""
     chosen = "connectivity" in limits.options or "max_deterministic_time" in limits.options
-    method, limits = lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)
+    method, sizes, limits = _cpsat_options(limits)
     limits = limits.with_(options={**_CPSAT_PARAMETERS, **limits.options})
     watch, deadline = Stopwatch(), limits.deadline()
     lay = layout(instance)
 
     def built(how: str) -> lazy_cuts.CutModel:
-        model, shaded, _ = build_cpsat(instance, how, lay=lay)
+        model, shaded, _ = build_cpsat(instance, how, lay=lay, sizes=sizes)
         return model, shaded, _cuts(lay, how == "lazy")
 
     if chosen or lay.sea_layered:
