@@ -177,6 +177,8 @@ def main(puzzle: str, generate: ModuleType, read_dataset: Callable[[Path], list]
     parser.add_argument("--backends", default="hand,sat,cpsat,puzzlekit")
     parser.add_argument("--dataset", type=Path, default=None)
     parser.add_argument("--every", type=int, default=1, help="every Nth puzzle")
+    parser.add_argument("--only", default=None, metavar="KEYS",
+                        help="only these puzzles (their keys, comma-separated)")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--no-solve", action="store_true", help="skip the solving table")
     parser.add_argument("--grades", action="store_true", help="the grade distribution")
@@ -187,6 +189,12 @@ def main(puzzle: str, generate: ModuleType, read_dataset: Callable[[Path], list]
     args = parser.parse_args(argv)
     path = args.dataset or corpus_dataset(puzzle)
     pairs = read_dataset(path)[::args.every]
+    if args.only is not None:
+        wanted = args.only.split(",")
+        missing = sorted(set(wanted) - {key for key, _ in pairs})
+        if missing:
+            parser.error(f"--only: no puzzle {', '.join(missing)} in {path}")
+        pairs = [pair for pair in pairs if pair[0] in wanted]
     print(f"{path}: {len(pairs)} puzzles, one worker, load average "
           f"{os.getloadavg()[0]:.2f}", flush=True)
     if not args.no_solve:

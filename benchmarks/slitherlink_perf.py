@@ -1,7 +1,8 @@
 """Slitherlink's targets (issue 30), measured side by side in one run on one worker.
 
     python -m benchmarks.slitherlink_perf [--backends hand,sat,cpsat,puzzlekit]
-        [--every N] [--timeout S] [--dataset FILE] [--no-solve] [--grades] [--generate N]
+        [--every N] [--only KEYS] [--timeout S] [--dataset FILE] [--no-solve] [--grades]
+        [--generate N]
 
 Solving: every chosen back-end runs on every puzzle of a puzzlekit-dataset
 JSON file (default: `slitherlink/janko-dev.json` of the shared corpus, found
