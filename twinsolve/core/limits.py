@@ -161,6 +161,14 @@ class Limits:
             raise UsageError(f"option {name}={value!r}: choose one of {', '.join(choices)}")
         return str(value)
 
+    def split_choice(self, name: str, default: str, choices: Sequence[str]
+                     ) -> tuple[str, Limits]:
+        """`choice`, and a copy without that option: a back-end reads its own option and
+        hands the rest to a solver that takes them as its parameters."""
+        value = self.choice(name, default, choices)
+        options = {key: given for key, given in self.options.items() if key != name}
+        return value, replace(self, options=options)
+
 
 class Options(dict):
     """Back-end options that cannot be changed in place (`Limits.with_options` makes a

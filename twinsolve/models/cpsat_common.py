@@ -193,9 +193,10 @@ def add_count_clauses(model: cp_model.CpModel, lits: Sequence[cp_model.IntVar],
     Why, beside the linear constraint a model states anyway: CP-SAT explains a sum's
     propagation by the literals that fixed it, so what it learns speaks of the
     summed variables only; the totalizer's counters (how many of a part of them
-    are true) are variables it learns about too. Nurikabe's islands and sea on
-    753_10x10 (four large islands, `python -m benchmarks.nurikabe_perf`): its
-    solution found in about 10 s with both, not in 900 s with the sums alone.
+    are true) are variables it learns about too. Nurikabe's thin sea on 753_10x10
+    (four large islands, 19 sea cells; `python -m benchmarks.nurikabe_perf`): with
+    its size's clauses beside the sum, found in about 11 s and proven unique in
+    about 25 s; with the sum alone, not found in 900 s.
     """
     size = len(lits)
     if count < 0 or count > size:

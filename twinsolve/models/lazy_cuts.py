@@ -260,9 +260,7 @@ def region_cuts(values: Sequence[bool], inner: Sequence[Sequence[int]],
 def connectivity(limits: Limits, allowed: Sequence[str], default: str) -> tuple[str, Limits]:
     """The `connectivity=METHOD` option (checked against `allowed`) and the limits without
     it, whose other options the solver takes."""
-    value = limits.choice("connectivity", default, allowed)
-    options = {name: given for name, given in limits.options.items() if name != "connectivity"}
-    return value, limits.with_(options=options)
+    return limits.split_choice("connectivity", default, allowed)
 
 
 def complete_export(problem: SatProblem, puzzle: str, rows: int, cols: int, cell: str,

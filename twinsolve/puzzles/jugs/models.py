@@ -295,9 +295,7 @@ def _steps_planner(build: Callable[[int], CpPlan], lower: int, upper: int, limit
 
 def _encoding(limits: Limits) -> tuple[str, Limits]:
     """The `encoding` option (checked) and the limits without it, for CP-SAT."""
-    encoding = limits.choice("encoding", ENCODINGS[0], ENCODINGS)
-    options = {key: value for key, value in limits.options.items() if key != "encoding"}
-    return encoding, replace(limits, options=options)
+    return limits.split_choice("encoding", ENCODINGS[0], ENCODINGS)
 
 
 def check_cpsat_options(limits: Limits) -> None:

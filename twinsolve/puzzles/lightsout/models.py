@@ -211,9 +211,7 @@ def _substitute(instance: Instance, chase: Chase, reach: dict[Cell, dict[Cell, i
 
 def _encoding(limits: Limits) -> tuple[str, Limits]:
     """The `encoding` option (checked) and the limits without it, for the solver."""
-    encoding = limits.choice("encoding", "chase", ENCODINGS)
-    options = {key: value for key, value in limits.options.items() if key != "encoding"}
-    return encoding, replace(limits, options=options)
+    return limits.split_choice("encoding", "chase", ENCODINGS)
 
 
 def _grid(instance: Instance, values: Sequence[int]) -> list[list[int]]:

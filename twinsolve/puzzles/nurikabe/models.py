@@ -402,9 +402,8 @@ def _cpsat_options(limits: Limits) -> tuple[str, str, Limits]:
     """The `connectivity` and `sizes` options, and the limits without them (whose other
     options are CP-SAT's)."""
     method, limits = lazy_cuts.connectivity(limits, CPSAT_METHODS, _CPSAT_DEFAULT)
-    sizes = limits.choice("sizes", _SIZES_DEFAULT, SIZES)
-    options = {name: given for name, given in limits.options.items() if name != "sizes"}
-    return method, sizes, limits.with_(options=options)
+    sizes, limits = limits.split_choice("sizes", _SIZES_DEFAULT, SIZES)
+    return method, sizes, limits
 
 
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
