@@ -3,7 +3,8 @@
 - Tiny problems: probing fixes a value the rules alone leave open; it finds a
   contradiction the rules alone miss; it leaves the store as it found it
   when every trial holds; `candidates` and `order` choose what is tried;
-  `probe_passes` stops probing before its fixpoint.
+  `probe_passes` stops probing before its fixpoint; a pass takes the trials
+  made since the last change instead of making them again.
 - Forcing: what every value of a variable implies holds (a value both
   trials fix, the union of what three trials leave), which probing alone
   leaves open; the solutions stay the same.
@@ -141,6 +142,26 @@ def test_probe_passes_bound_the_passes():
     assert fixpoint.store.assignment() == (0, 0)
     assert one.store.assignment() == (None, 0)
     assert (fixpoint.probes, one.probes) == (6, 4)  # both: A, B (B = 1 fails); then A again
+
+
+def test_a_pass_takes_the_trials_made_since_the_last_change():
+    """Pass 1 removes A = 1 (its first removal), then tries B and C in the store pass 2
+    starts from: pass 2, which confirms the fixpoint, takes those four trials' outcomes
+    (and how far they reached) instead of making them again."""
+    tried = []
+
+    def a_one_fails(store: Store) -> None:
+        tried.append(store.assignment())
+        if store.value(A) == 1:
+            raise Contradiction
+
+    prop = Propagator(Store.booleans(3))
+    prop.add_rule(a_one_fails, None)
+    prop.enable_probing(candidates=lambda store: [A, B, C])
+    assert prop.propagate() and prop.store.assignment() == (0, None, None)
+    assert prop.probes == 6  # A = 0, A = 1 (fails), then B and C once each way
+    assert tried.count((0, 1, None)) == 1 and tried.count((0, None, 0)) == 1
+    assert set(prop.impact) == {(B, 0), (B, 1), (C, 0), (C, 1)}  # the last pass's
 
 
 def forked(forcing: bool) -> Propagator:
