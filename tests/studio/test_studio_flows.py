@@ -66,6 +66,16 @@ def all_css(browser, css):
     return browser.find_elements(By.CSS_SELECTOR, css)
 
 
+def usable(browser, css):
+    """The element once it is displayed and enabled. Why: going to `#tab` on the page
+    already open only changes the hash, so the page's script shows the tab a moment later,
+    and the old tab's controls (a select already filled) are there before it."""
+    def shown():
+        element = by_css(browser, css)
+        return element if element.is_displayed() and element.is_enabled() else None
+    return wait_for(shown, what=f"{css} to be shown")
+
+
 def text_of(browser, element_id):
     return by_css(browser, f"#{element_id}").text
 
@@ -132,10 +142,11 @@ def test_authoring_a_cave_goes_from_many_solutions_to_one(studio, browser, tmp_p
     clues = [(r, c, token) for r, line in enumerate(text.splitlines()[-6:])
              for c, token in enumerate(line.split()) if token != "-"]
     browser.get(studio.url + "#author")
+    wait_for(lambda: by_css(browser, "#tab-author.active"), what="the author tab")
     wait_for(lambda: Select(by_css(browser, "#author-puzzle")).options)
     choose(browser, "#author-puzzle", "cave")
     for name in ("author-rows", "author-cols"):
-        box = by_css(browser, f"#{name}")
+        box = usable(browser, f"#{name}")
         box.clear()
         box.send_keys("6")
     by_css(browser, "#author-blank").click()
@@ -169,9 +180,10 @@ def test_a_generated_chess_puzzle_played_to_the_end(studio, browser, tmp_path):
     from selenium.webdriver.support.ui import Select
 
     browser.get(studio.url + "#generate")
+    wait_for(lambda: by_css(browser, "#tab-generate.active"), what="the generate tab")
     wait_for(lambda: Select(by_css(browser, "#gen-puzzle")).options)
     choose(browser, "#gen-puzzle", "chess")
-    size = by_css(browser, "#gen-size")
+    size = usable(browser, "#gen-size")
     size.clear()
     size.send_keys("4x4")
     by_css(browser, "#gen-run").click()
@@ -200,9 +212,10 @@ def test_ten_turns_of_level_2_move_the_robots_and_change_the_hud(studio, browser
     from twinsolve.cli import main
 
     browser.get(studio.url + "#game")
+    wait_for(lambda: by_css(browser, "#tab-game.active"), what="the game tab")
     wait_for(lambda: Select(by_css(browser, "#game-level")).options)
     choose(browser, "#game-level", "2")
-    by_css(browser, "#game-start").click()
+    usable(browser, "#game-start").click()
     wait_for(lambda: text_of(browser, "hud-turn") == "0")
 
     def robots():
