@@ -66,6 +66,12 @@ def all_css(browser, css):
     return browser.find_elements(By.CSS_SELECTOR, css)
 
 
+def open_tab(browser, studio, tab):
+    """The studio opened at `#tab`, once its script shows that tab."""
+    browser.get(studio.url + "#" + tab)
+    wait_for(lambda: by_css(browser, f"#tab-{tab}.active"), what=f"the {tab} tab")
+
+
 def usable(browser, css):
     """The element once it is displayed and enabled. Why: going to `#tab` on the page
     already open only changes the hash, so the page's script shows the tab a moment later,
@@ -141,8 +147,7 @@ def test_authoring_a_cave_goes_from_many_solutions_to_one(studio, browser, tmp_p
     text = studio.post("/api/open", {"id": _entry(studio, "cave/unique-06x06-seed1.txt")})["text"]
     clues = [(r, c, token) for r, line in enumerate(text.splitlines()[-6:])
              for c, token in enumerate(line.split()) if token != "-"]
-    browser.get(studio.url + "#author")
-    wait_for(lambda: by_css(browser, "#tab-author.active"), what="the author tab")
+    open_tab(browser, studio, "author")
     wait_for(lambda: Select(by_css(browser, "#author-puzzle")).options)
     choose(browser, "#author-puzzle", "cave")
     for name in ("author-rows", "author-cols"):
@@ -179,8 +184,7 @@ def _entry(studio, path):
 def test_a_generated_chess_puzzle_played_to_the_end(studio, browser, tmp_path):
     from selenium.webdriver.support.ui import Select
 
-    browser.get(studio.url + "#generate")
-    wait_for(lambda: by_css(browser, "#tab-generate.active"), what="the generate tab")
+    open_tab(browser, studio, "generate")
     wait_for(lambda: Select(by_css(browser, "#gen-puzzle")).options)
     choose(browser, "#gen-puzzle", "chess")
     size = usable(browser, "#gen-size")
@@ -211,8 +215,7 @@ def test_ten_turns_of_level_2_move_the_robots_and_change_the_hud(studio, browser
 
     from twinsolve.cli import main
 
-    browser.get(studio.url + "#game")
-    wait_for(lambda: by_css(browser, "#tab-game.active"), what="the game tab")
+    open_tab(browser, studio, "game")
     wait_for(lambda: Select(by_css(browser, "#game-level")).options)
     choose(browser, "#game-level", "2")
     usable(browser, "#game-start").click()

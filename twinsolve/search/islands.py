@@ -409,9 +409,9 @@ class _EdgeBudget:
     islands, with no loop, and every island is a rectangle. `hand --unique` proves it
     in about 4 s (280 nodes; 482 without `_confine`); without this rule a search of
     74,196 nodes did not in 1200 s, and without the stretches along the edge it took
-    15,780 nodes. A usual
-    sea, half the grid around many small islands, has a slack far beyond what it
-    spends, so the rule runs only where the slack is at most `EDGE_SLACK`.
+    15,780 nodes. A usual sea, half the grid around many small islands, has a slack
+    far beyond what it spends, so the rule runs only where the slack is at most
+    `EDGE_SLACK`.
     """
 
     __slots__ = ("n", "sea", "land", "nbrs", "edge", "size", "pairs", "numbers", "rows",
@@ -540,17 +540,13 @@ class _EdgeBudget:
                 continue  # not even its widest span costs more than is left
             bit = 2 << k  # its label's value
             # A cell's span is its column's with the known land by its row's: each
-            # line's is worked out once, and each pair's most pairs once.
+            # line's is worked out once (`most_edges` keeps each span's most pairs).
             col_spans = [(c, _span(known_cols | 1 << c)) for c in values_of(may_cols)]
-            fits: dict[tuple[int, int], bool] = {}
             for r in values_of(may_rows):
                 row_span = _span(known_rows | 1 << r)
                 for c, col_span in col_spans:
-                    fit = fits.get((col_span, row_span))
-                    if fit is None:
-                        most = most_edges(number, width, height, (col_span, row_span))
-                        fit = fits[col_span, row_span] = most is not None and most >= floor
-                    if not fit and dom[n + r * cols + c] & bit:
+                    most = most_edges(number, width, height, (col_span, row_span))
+                    if (most is None or most < floor) and dom[n + r * cols + c] & bit:
                         store.restrict(n + r * cols + c, ~bit)
 
     def _edge_sides(self, dom: Sequence[int], stretch: dict[int, tuple[int, int]]) -> int:
