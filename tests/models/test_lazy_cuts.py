@@ -117,9 +117,10 @@ def _never() -> lazy_cuts.CutModel:
 
 
 @pytest.mark.parametrize("limits", [Limits(count=True), Limits(unique=True), Limits()])
-def test_the_fallback_answers_with_the_first_model_when_it_can(limits):
-    tally, effort = lazy_cuts.cpsat_fallback(lambda: _regions_model(2, 3), _never, 10.0,
-                                             limits, Deadline(None))
+def test_the_stages_answer_with_the_first_model_when_it_can(limits):
+    stages = [lazy_cuts.Stage(lambda: _regions_model(2, 3), budget=10.0),
+              lazy_cuts.Stage(_never)]
+    tally, effort = lazy_cuts.cpsat_stages(stages, limits, Deadline(None))
     everything = brute_regions(2, 3)
     expected = {None: len(everything), True: 2}.get(limits.unique if not limits.count
                                                     else None, 1)
@@ -127,7 +128,7 @@ def test_the_fallback_answers_with_the_first_model_when_it_can(limits):
     assert effort.calls == tally.rounds
 
 
-def test_the_fallback_turns_to_the_second_model_when_the_budget_stops_the_first():
+def test_the_stages_turn_to_the_next_model_when_the_budget_stops_one():
     options = {"linearization_level": 0, "symmetry_level": 0}
     built = []
 
@@ -135,12 +136,46 @@ def test_the_fallback_turns_to_the_second_model_when_the_budget_stops_the_first(
         built.append(True)
         return _regions_model(2, 3)
 
-    tally, effort = lazy_cuts.cpsat_fallback(lambda: _pigeons(11), second, 0.01,
-                                             Limits(count=True, options=options),
-                                             Deadline(None))
+    stages = [lazy_cuts.Stage(lambda: _pigeons(11), budget=0.01), lazy_cuts.Stage(second)]
+    tally, effort = lazy_cuts.cpsat_stages(stages, Limits(count=True, options=options),
+                                           Deadline(None))
     assert built == [True]
     assert tally.complete and tally.found == len(brute_regions(2, 3))
     assert effort.calls == tally.rounds > tally.found + 1  # the first's call counted too
+
+
+def test_a_stage_bounded_in_rounds_hands_its_cuts_to_the_next():
+    """Regions holding two opposite corners: the first stage stops after one round,
+    whose model cannot be valid yet; the second starts with its cuts, so no model it is
+    given violates one of them, and its count is still exact."""
+    rows, cols = 3, 3
+    check = violated(rows, cols)
+    first_cuts: list = []
+    given: list = []
+
+    def corners(seen: list, cuts: list | None = None) -> lazy_cuts.CutModel:
+        model, cells, _ = _regions_model(rows, cols)
+        model.add(cells[0] == 1)
+        model.add(cells[-1] == 1)
+
+        def cut(values):
+            seen.append(values)
+            found = check(values)
+            if cuts is not None:
+                cuts.extend(found)
+            return found
+        return model, cells, cut
+
+    stages = [lazy_cuts.Stage(lambda: corners([], first_cuts), rounds=1),
+              lazy_cuts.Stage(lambda: corners(given), rounds=1)]
+    tally, effort = lazy_cuts.cpsat_stages(stages, Limits(count=True), Deadline(None))
+    assert first_cuts and given  # the first model violated cuts; the second stage ran
+    for values in given:
+        for on, off in first_cuts:
+            assert any(values[i] for i in on) or not all(values[i] for i in off)
+    expected = [v for v in brute_regions(rows, cols) if v[0] and v[-1]]
+    assert tally.complete and tally.found == len(expected)
+    assert tally.rounds == effort.calls and tally.cuts >= len(first_cuts)
 
 
 @pytest.mark.parametrize("complete, status, expected", [

@@ -16,11 +16,12 @@ cut: the model is valid, a solution. Rules:
 - SAT: one incremental session (`sat_common.SatSession`) takes every round
   (`valid_model`), so what the solver learnt carries over.
 - CP-SAT is not incremental: each round is a fresh run on the grown model
-  (`cpsat_loop`). Two formulations may take turns (`cpsat_fallback`): the
-  first with each call bounded in CP-SAT's deterministic time, a measure of
-  work that is the same on every machine (one worker), the second, from
-  scratch, when that bound stops the first; so which one answers never
-  depends on how fast the machine is.
+  (`cpsat_loop`). Formulations may take turns (`cpsat_stages`): each but the
+  last bounded in CP-SAT's deterministic time per call, a measure of work
+  that is the same on every machine (one worker), or in rounds; the next
+  starts afresh when a bound stops one, with the cuts found so far (they hold
+  in every solution); so which one answers never depends on how fast the
+  machine is.
 - `unique` / `count`: forbid-and-re-solve. A valid model found is counted and
   forbidden (`forbid`: "some decision differs"), and the search goes on, cuts
   included, until the solutions wanted (`core.result.solutions_wanted`) or
@@ -53,7 +54,7 @@ from . import cpsat_common, graph_constraints, sat_common
 from .export import CnfExport
 
 __all__ = ["Cut", "Violated", "CutModel", "CutTally", "forbid", "cut_clause", "valid_model",
-           "sat_loop", "SatProblem", "solve_sat", "cpsat_loop", "cpsat_fallback",
+           "sat_loop", "SatProblem", "solve_sat", "cpsat_loop", "Stage", "cpsat_stages",
            "region_graphs", "region_cuts", "connectivity", "complete_export"]
 
 Cut = tuple[Sequence[int], Sequence[int]]  # (decisions one of which is true, ... false)
@@ -171,13 +172,19 @@ def solve_sat(limits: Limits, encode: Callable[[str], SatProblem],
 
 
 def cpsat_loop(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
-               violated: Violated, limits: Limits, deadline: Deadline
+               violated: Violated, limits: Limits, deadline: Deadline,
+               rounds: int | None = None, kept: list[Cut] | None = None
                ) -> tuple[CutTally, cpsat_common.CpEffort]:
     """The same loop with CP-SAT: solve, add the cuts a model violates, solve again (a
-    fresh search each round on the grown `model`); solutions forbidden in turn."""
+    fresh search each round on the grown `model`); solutions forbidden in turn. At most
+    `rounds` calls (None: no bound): one more would stop it as a timeout does. The cuts
+    added are appended to `kept` too, when given."""
     effort, tally, wanted = cpsat_common.CpEffort(), CutTally(), solutions_wanted(limits)
     negated = operator.methodcaller("negated")
     while wanted is None or tally.found < wanted:
+        if rounds is not None and tally.rounds >= rounds:
+            tally.status = Status.TIMEOUT
+            return tally, effort
         outcome = cpsat_common.solve_model(model, decisions, limits, deadline)
         effort.merge(outcome.effort)
         tally.rounds += 1
@@ -191,6 +198,8 @@ def cpsat_loop(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
         for cut in cuts:
             model.add_bool_or(cut_clause(decisions, cut, negated))
         tally.cuts += len(cuts)
+        if kept is not None:
+            kept.extend(cuts)
         if cuts:
             continue
         tally.found += 1
@@ -203,25 +212,44 @@ def cpsat_loop(model: cp_model.CpModel, decisions: Sequence[cp_model.IntVar],
 CutModel = tuple[cp_model.CpModel, Sequence[cp_model.IntVar], Violated]
 
 
-def cpsat_fallback(first: Callable[[], CutModel], second: Callable[[], CutModel],
-                   budget: float, limits: Limits, deadline: Deadline
-                   ) -> tuple[CutTally, cpsat_common.CpEffort]:
-    """`cpsat_loop` on the model `first()` builds, each CP-SAT call bounded by `budget`
-    units of deterministic time; when that bound, not the run's deadline, stops it,
-    `cpsat_loop` again on `second()`'s model, from scratch, under `limits`. The effort
-    and rounds of both are counted."""
-    model, decisions, violated = first()
-    tally, effort = cpsat_loop(model, decisions, violated,
-                               cpsat_common.within_budget(limits, budget), deadline)
-    stopped = (tally.status is Status.TIMEOUT
-               and stopped_short(tally.found, tally.complete, solutions_wanted(limits)))
-    if not stopped or deadline.expired():
-        return tally, effort
-    model, decisions, violated = second()
-    then, more = cpsat_loop(model, decisions, violated, limits, deadline)
-    more.merge(effort)
-    then.rounds += tally.rounds
-    return then, more
+@dataclass(frozen=True)
+class Stage:
+    """One formulation's turn in `cpsat_stages`: `build()` makes its model; `budget`
+    bounds each CP-SAT call in deterministic time (`cpsat_common.within_budget`) and
+    `rounds` the calls (None: no bound). Both are counts of work, not of seconds, so
+    which stage answers never depends on the machine's speed."""
+
+    build: Callable[[], CutModel]
+    budget: float | None = None
+    rounds: int | None = None
+
+
+def cpsat_stages(stages: Sequence[Stage], limits: Limits, deadline: Deadline
+                 ) -> tuple[CutTally, cpsat_common.CpEffort]:
+    """`cpsat_loop` on each stage's model in turn, each a fresh search: the next one only
+    when a bound of the stage, not the run's deadline, stopped it short (the last
+    stage's bounds are ignored). Every stage starts with the cuts of those before it:
+    a cut holds in every solution, whatever the formulation. The effort, rounds and
+    cuts of every stage are counted."""
+    negated = operator.methodcaller("negated")
+    effort, rounds, learnt = cpsat_common.CpEffort(), 0, []
+    for at, stage in enumerate(stages):
+        last = at == len(stages) - 1
+        bounded = (limits if last or stage.budget is None
+                   else cpsat_common.within_budget(limits, stage.budget))
+        model, decisions, violated = stage.build()
+        for cut in learnt:
+            model.add_bool_or(cut_clause(decisions, cut, negated))
+        tally, more = cpsat_loop(model, decisions, violated, bounded, deadline,
+                                 None if last else stage.rounds, learnt)
+        effort.merge(more)
+        rounds = tally.rounds = rounds + tally.rounds
+        tally.cuts = len(learnt)
+        stopped = (tally.status is Status.TIMEOUT
+                   and stopped_short(tally.found, tally.complete, solutions_wanted(limits)))
+        if not stopped or deadline.expired():
+            break
+    return tally, effort
 
 
 def region_graphs(rows: int, cols: int

@@ -37,11 +37,13 @@ Back-ends.
   height, flow or distance; layers, which with every clue numbered are
   `sea_layers`, as deep as the sea is large; or `lazy`: its separator cuts instead);
   cuts, where needed, each take a fresh CP-SAT run on the grown model
-  (`rounds`, `cuts` in the stats). Without the option: height, each call
-  bounded by `HEIGHT_BUDGET` of CP-SAT's deterministic time (the same on every
-  machine), then, if that bound stops it, lazy cuts from scratch
-  (`lazy_cuts.cpsat_fallback`): each proves large puzzles the other cannot;
-  but a thin sea (`Layout.sea_layered`, the giant-island puzzles) by layers.
+  (`rounds`, `cuts` in the stats). Without the option, three stages
+  (`lazy_cuts.cpsat_stages`), each from scratch when the one before is
+  stopped by its bound: height, each call bounded by `HEIGHT_BUDGET` of
+  CP-SAT's deterministic time (the same on every machine); lazy cuts, at most
+  `LAZY_ROUNDS` rounds; height again, with the cuts the lazy rounds found.
+  Each proves large puzzles the others cannot. A thin sea
+  (`Layout.sea_layered`, the giant-island puzzles) by layers instead.
 - `sat`: CNF through PySAT; exactly-one and the island sizes by cardinality
   encodings (and the sea's size too when it is at most a third of the grid);
   the sea's connectivity by lazy cuts in one incremental solver
@@ -111,11 +113,16 @@ _CPSAT_PARAMETERS = {"linearization_level": 0}
 # from 0.045 to 0.15 s, and 1046_23x33 and 667_14x24 past 30 s.
 SIZES = ("auto", "linear", "both")
 _SIZES_DEFAULT = "auto"
-# CP-SAT's deterministic time per call of the height model before the lazy cuts take over
-# (`cpsat_fallback`). The height model proves the slowest puzzles it can (1077_15x15,
-# 839_14x19, 680_31x45) within 10; lazy cuts prove 1046_23x33, 570_31x45 and 667_14x24,
-# which height does not in 60 s, in 10-14 s.
+# The default's stages (`lazy_cuts.cpsat_stages`). CP-SAT's deterministic time per call of
+# the height model before the lazy cuts take over: the height model proves the slowest
+# puzzles it can (1077_15x15, 839_14x19, 680_31x45) within 10; lazy cuts prove
+# 1046_23x33, 570_31x45 and 667_14x24, which height does not in 60 s, in 10-14 s and
+# 22-25 rounds (find and prove), within `LAZY_ROUNDS`. Then height again, with the lazy
+# rounds' cuts: 683_14x24 (a 51 among small islands), whose lazy rounds go on past 160
+# (60 s), and which height alone proves in about 80 s (155 units), is proven in about
+# 22 s after 40 rounds' 5486 cuts.
 HEIGHT_BUDGET = 10.0
+LAZY_ROUNDS = 40
 
 
 # ---------------------------------------------------------------- the grid
@@ -409,8 +416,9 @@ def _cpsat_options(limits: Limits) -> tuple[str, str, Limits]:
 def solve_cpsat(instance: Instance, limits: Limits) -> Result:
     """CP-SAT with lazy island cuts; `unique` / `count` by forbid-and-re-solve. Without
     a `connectivity` option (nor a `max_deterministic_time` of its own), a thin sea by
-    BFS layers, any other by height constraints first and, when `HEIGHT_BUDGET` stops a
-    call, by lazy cuts."""
+    BFS layers, any other in stages: height constraints, each call within
+    `HEIGHT_BUDGET`; then lazy cuts, within `LAZY_ROUNDS`; then height again with the
+    cuts found."""
     chosen = "connectivity" in limits.options or "max_deterministic_time" in limits.options
     method, sizes, limits = _cpsat_options(limits)
     limits = limits.with_(options={**_CPSAT_PARAMETERS, **limits.options})
@@ -430,8 +438,10 @@ def solve_cpsat(instance: Instance, limits: Limits) -> Result:
         tally, effort = lazy_cuts.cpsat_loop(model, shaded, violated, limits, deadline)
     else:
         watch.built()
-        tally, effort = lazy_cuts.cpsat_fallback(partial(built, method), partial(built, "lazy"),
-                                                 HEIGHT_BUDGET, limits, deadline)
+        height, lazy = partial(built, method), partial(built, "lazy")
+        stages = [lazy_cuts.Stage(height, budget=HEIGHT_BUDGET),
+                  lazy_cuts.Stage(lazy, rounds=LAZY_ROUNDS), lazy_cuts.Stage(height)]
+        tally, effort = lazy_cuts.cpsat_stages(stages, limits, deadline)
     counters = {**effort.counters(), **tally.counters()}
     return tally.result(limits, watch.stats(nodes=effort.nodes, **counters), partial(_grid, lay))
 
