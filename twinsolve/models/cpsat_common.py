@@ -68,19 +68,16 @@ class CpEffort:
     nodes: int = 0
     conflicts: int = 0
     calls: int = 0
-    work: float = 0.0  # deterministic time (`within_budget`)
 
     def absorb(self, solver: cp_model.CpSolver) -> None:
         self.nodes += int(solver.num_branches)
         self.conflicts += int(solver.num_conflicts)
         self.calls += 1
-        self.work += solver.deterministic_time
 
     def merge(self, other: CpEffort) -> None:
         self.nodes += other.nodes
         self.conflicts += other.conflicts
         self.calls += other.calls
-        self.work += other.work
 
     def counters(self) -> dict[str, Any]:
         return {"conflicts": self.conflicts, "solver_calls": self.calls}
