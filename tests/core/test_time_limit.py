@@ -21,7 +21,7 @@ import types
 
 import numpy as np
 import pytest
-from pysat.examples.genhard import PHP
+from pysat.examples.genhard import PHP  # n + 1 pigeons in n holes: UNSAT, hard for CDCL
 
 from twinsolve.core import drawing
 from twinsolve.core.limits import Deadline, Limits
@@ -400,11 +400,6 @@ def test_native_calls_get_the_time_left_before_the_hard_stop(alarm_state):
             assert remaining() <= 0.5
 
 
-def _pigeonhole(holes: int) -> list[list[int]]:
-    """holes + 1 pigeons in `holes` holes: unsatisfiable, and hard for CDCL."""
-    return PHP(holes).clauses
-
-
 @pytest.mark.parametrize("solver", ["cadical195", "minisat22", "glucose4", "kissat404",
                                     "lingeling"])
 def test_a_solver_without_a_deadline_is_stopped_by_the_run_around_it(alarm_state, solver):
@@ -417,7 +412,7 @@ def test_a_solver_without_a_deadline_is_stopped_by_the_run_around_it(alarm_state
     start = time.perf_counter()
     with pytest.raises(TimeLimitReached):
         with TimeLimit(0.3, grace=0.0):
-            with SatSession(solver, _pigeonhole(11), Deadline(None)) as session:
+            with SatSession(solver, PHP(11).clauses, Deadline(None)) as session:
                 session.solve()
     assert time.perf_counter() - start < 1.0
 

@@ -11,7 +11,7 @@ import time
 
 import pexpect
 import pytest
-from pysat.examples.genhard import PHP
+from pysat.examples.genhard import PHP  # n + 1 pigeons in n holes: UNSAT, hard for CDCL
 
 from twinsolve.core.limits import Deadline
 from twinsolve.core.result import Status
@@ -20,11 +20,6 @@ from twinsolve.models.sat_forked import ForkingSolver
 
 FORKED = sorted(name for name, traits in sat_common.TRAITS.items() if traits.forked)
 INCREMENTAL = [name for name in FORKED if sat_common.TRAITS[name].incremental]
-
-
-def _pigeonhole(holes: int) -> list[list[int]]:
-    """holes + 1 pigeons in `holes` holes: unsatisfiable, and hard for CDCL."""
-    return PHP(holes).clauses
 
 
 def test_the_solvers_that_cannot_be_stopped_in_process_are_the_forked_ones():
@@ -37,7 +32,7 @@ def test_the_solvers_that_cannot_be_stopped_in_process_are_the_forked_ones():
 @pytest.mark.parametrize("name", FORKED)
 def test_a_hard_call_stops_at_its_deadline(name):
     start = time.perf_counter()
-    with sat_common.SatSession(name, _pigeonhole(11), Deadline(0.5)) as session:
+    with sat_common.SatSession(name, PHP(11).clauses, Deadline(0.5)) as session:
         assert isinstance(session._solver, ForkingSolver)
         assert session.solve() is None
     took = time.perf_counter() - start
@@ -48,7 +43,7 @@ def test_a_hard_call_stops_at_its_deadline(name):
 
 @pytest.mark.parametrize("name", FORKED)
 def test_a_proof_and_its_counts_come_back_from_the_child(name):
-    with sat_common.SatSession(name, _pigeonhole(7), Deadline(30)) as session:
+    with sat_common.SatSession(name, PHP(7).clauses, Deadline(30)) as session:
         assert isinstance(session._solver, ForkingSolver)
         assert session.solve() is False
     if sat_common.TRAITS[name].stats:  # Kissat counts nothing in PySAT
@@ -95,7 +90,7 @@ def made(monkeypatch) -> list:
 def test_one_child_serves_a_session_until_a_deadline_kills_it(made):
     hard = 1000  # assumed true, it switches on a pigeonhole formula over variables 4..
     guarded = [[lit + 3 if lit > 0 else lit - 3 for lit in clause] + [-hard]
-               for clause in _pigeonhole(11)]
+               for clause in PHP(11).clauses]
     with sat_common.SatSession("glucose4", [[1, 2], [-1, 3], *guarded],
                                Deadline(30)) as session:
         assert session.solve([-2]) is True and session.solve([-2, -3]) is False
@@ -128,7 +123,7 @@ def test_rc2_gets_its_cores_and_models_from_the_child(name):
 @pytest.mark.parametrize("name", INCREMENTAL)
 def test_rc2_stops_at_its_deadline_too(name):
     encoding = sat_common.Encoding()
-    for clause in _pigeonhole(11):
+    for clause in PHP(11).clauses:
         encoding.add(clause)
     start = time.perf_counter()
     best = sat_common.minimise_rc2(encoding, list(range(1, 12)), name, Deadline(0.5))
