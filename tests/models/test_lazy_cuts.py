@@ -178,6 +178,11 @@ def test_a_stage_bounded_in_rounds_hands_its_cuts_to_the_next():
     assert tally.rounds == effort.calls and tally.cuts >= len(first_cuts)
 
 
+def test_stages_are_needed():
+    with pytest.raises(ValueError, match="at least one stage"):
+        lazy_cuts.cpsat_stages([], Limits(), Deadline(None))
+
+
 @pytest.mark.parametrize("complete, status, expected", [
     (True, Status.UNSAT, Status.UNSAT), (False, Status.TIMEOUT, Status.TIMEOUT)])
 def test_the_answer_of_a_loop_without_solutions(complete, status, expected):

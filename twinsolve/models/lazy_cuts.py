@@ -231,6 +231,8 @@ def cpsat_stages(stages: Sequence[Stage], limits: Limits, deadline: Deadline
     stage's bounds are ignored). Every stage starts with the cuts of those before it:
     a cut holds in every solution, whatever the formulation. The effort, rounds and
     cuts of every stage are counted."""
+    if not stages:
+        raise ValueError("cpsat_stages needs at least one stage")
     negated = operator.methodcaller("negated")
     effort, rounds, learnt = cpsat_common.CpEffort(), 0, []
     for at, stage in enumerate(stages):
