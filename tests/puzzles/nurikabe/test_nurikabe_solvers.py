@@ -40,11 +40,12 @@ SAMPLE = ("01_10x10", "102_4x4", "113_6x6", "343_10x18")
 # 120 --backends NAME`): issue 30's open targets. The giant islands: 29 (a 37 around a 36)
 # is an isoperimetric argument none of the back-ends makes; 683 a 51 among small islands
 # (sat proves it in about 40 s, cpsat in about 42 s since its third stage: height with
-# the lazy rounds' cuts). For hand, 1108, a large search tree, is proven in more
-# (`LONG`). 756_15x15 left the list when the lookahead gained forcing (proven in 8 s, 182
-# nodes); 753_10x10 (four compact islands in the corners) when hand gained the sea's
-# edge budget (about 4 s) and cpsat a thin sea's size as a cardinality encoding beside
-# its sum (about 25 s; with the sum alone no solution in 900 s).
+# the lazy rounds' cuts); hand proves it only given far more (323,650 nodes, 1580 s).
+# For hand, 1108, a large search tree, is proven in more (`LONG`). 756_15x15 left the
+# list when the lookahead gained forcing (proven in 8 s, 182 nodes); 753_10x10 (four
+# compact islands in the corners) when hand gained the sea's edge budget (about 4 s)
+# and cpsat a thin sea's size as a cardinality encoding beside its sum (about 25 s;
+# with the sum alone no solution in 900 s).
 OPEN = {
     "hand": frozenset({"29_10x10", "683_14x24"}),
     "sat": frozenset({"29_10x10"}),
