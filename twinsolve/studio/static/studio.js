@@ -461,7 +461,7 @@
       if (i === 1) { cell.className = good ? "status-ok" : "status-bad"; }
     });
   }
-  var watch = {kind: null, frames: [], index: 0, timer: null, cache: {}};
+  var watch = {kind: null, frames: [], index: 0, timer: null, cache: {}, shown: 0};
   function startWatch(kind) {
     if (!needBoard()) { return; }
     stopWatch();
@@ -519,7 +519,11 @@
   }
   function showStep(frame) {
     $("watch-label").textContent = frame.label;
+    // Why the token: boards come back in any order, and an earlier frame's board that
+    // arrives late must not replace the frame shown since.
+    var token = watch.shown += 1;
     boardFor(frame.moves).then(function (board) {
+      if (token !== watch.shown) { return; }
       var view = $("watch-view");
       view.innerHTML = "";
       var holder = el("div", {"class": "board"});
@@ -529,6 +533,7 @@
     }).catch(failed);
   }
   function showLayer(index) {
+    watch.shown += 1;  // a step's board still on its way is stale now
     var found = watch.found, layer = found.layers[index];
     var last = index === found.layers.length - 1;
     var words = "depth " + layer.depth + ": " + layer.size + " new position" + (layer.size === 1 ? "" : "s");
