@@ -30,9 +30,10 @@ fails, so `propagate()` leaves a fixpoint of the rules and the probing;
 confirm the fixpoint mostly finds nothing, and the children's first passes
 find what it would). Probing is sound, however many passes: counts of
 solutions stay exact. A pass takes the outcomes of the trials made since the
-last change (in the very store it starts from: rules keep no state, so a
-trial there would find the same) instead of making them again. Trials made
-are counted in `probes`, not as search nodes. The last pass's trials, with how far each
+last change (in the very store it starts from: a rule's deductions depend on
+the store alone, what it keeps being a cache of it, so a trial there would
+find the same) instead of making them again. Trials made are counted in
+`probes`, not as search nodes. The last pass's trials, with how far each
 reached (`impact`), give a search its branching variable (`most_impact`).
 
 Forcing (`enable_probing(forcing=True)`): when every value of a variable was
