@@ -561,6 +561,35 @@ def test_the_edge_budget_shrinks_when_an_island_is_held_to_one_row():
     assert budget.slack(store.dom) == budget.slack() - 1
 
 
+def alone_with(grid, clues, rule):
+    """The shadings the bounds and `rule` alone keep (a search over them to the end), the
+    seas of the size the numbers leave that the oracle accepts, and what `rule` did in
+    its runs that did something: "contradiction" or "narrowed", one per run."""
+    acted = []
+
+    def counted(store):
+        mark = store.mark()
+        try:
+            rule(store)
+        except Contradiction:
+            acted.append("contradiction")
+            raise
+        if store.mark() > mark:
+            acted.append("narrowed")
+
+    _, prop = propagator(grid, clues, ())
+    prop.add_rule(counted, None, priority=1)
+    found = search(prop, choose=lambda s: next(
+        (v for v in range(len(s.dom)) if not s.is_fixed(v)), None), max_solutions=None)
+    assert found.exhausted
+    size = grid.size - sum(number for _, number in clues)
+    free = [v for v in range(grid.size) if v not in dict(clues)]
+    expected = {frozenset(s) for s in itertools.combinations(free, max(size, 0))
+                if is_solution(grid, clues, set(s))}
+    got = {frozenset(v for v in range(grid.size) if values[v]) for values in found.solutions}
+    return got, expected, acted
+
+
 def cross_case(rng):
     """A 4x4 or 4x5 grid (or its transpose) parted into rectangles by a sea of one full
     line and an arm on each side of it, as in 753_10x10: compact islands, a small slack.
@@ -587,31 +616,10 @@ def test_the_edge_budget_alone_keeps_exactly_the_solutions_brute_force_finds(par
     fired = 0
     for case in range(16):
         grid, clues = (cross_case if case % 2 else thin_case)(rng)
-        size = grid.size - sum(number for _, number in clues)
         budget = budget_of(grid, clues)
         if budget.slack() is None:
             continue
-        acted = []
-
-        def counted(store, budget=budget, acted=acted):
-            mark = store.mark()
-            try:
-                budget(store)
-            except Contradiction:
-                acted.append(True)
-                raise
-            if store.mark() > mark:
-                acted.append(True)
-
-        _, prop = propagator(grid, clues, ())
-        prop.add_rule(counted, None, priority=1)
-        found = search(prop, choose=lambda s: next(
-            (v for v in range(len(s.dom)) if not s.is_fixed(v)), None), max_solutions=None)
-        assert found.exhausted
-        free = [v for v in range(grid.size) if v not in dict(clues)]
-        expected = {frozenset(s) for s in itertools.combinations(free, max(size, 0))
-                    if is_solution(grid, clues, set(s))}
-        got = {frozenset(v for v in range(grid.size) if values[v]) for values in found.solutions}
+        got, expected, acted = alone_with(grid, clues, budget)
         assert got == expected, (grid.cols, clues)
         fired += bool(acted)
     assert fired >= 8

@@ -320,12 +320,14 @@ class Bitboard:
     (1, 27, '0b10000')
     >>> board.block_cells(board.touching(1 << 4)) == board.full
     True
+    >>> bin(board.box(1, 2, 0, 1))      # rows 1..2, columns 0..1: cells 3 4 6 7
+    '0b11011000'
     """
 
     def __init__(self, rows: int, cols: int) -> None:
         self.cols = cols
         self.full = (1 << rows * cols) - 1
-        first = sum(1 << r * cols for r in range(rows))
+        self.first_col = first = sum(1 << r * cols for r in range(rows))
         self.not_first_col = self.full & ~first
         self.not_last_col = self.full & ~(first << (cols - 1))
         # The top-left cells of the 2x2 blocks: not in the last row or column.
@@ -336,6 +338,13 @@ class Bitboard:
         cols = self.cols
         return (((cells << 1) & self.not_first_col) | ((cells >> 1) & self.not_last_col)
                 | ((cells << cols) & self.full) | (cells >> cols)) & ~cells
+
+    def box(self, top: int, bottom: int, left: int, right: int) -> int:
+        """The cells of rows `top`..`bottom` and columns `left`..`right`, both included."""
+        cols = self.cols
+        rows = (1 << (bottom + 1) * cols) - (1 << top * cols)
+        # The first column's bits times a run of ones: each row gets the run, none carries.
+        return rows & (self.first_col * ((1 << right - left + 1) - 1) << left)
 
     def flood(self, seed: int, region: int, steps: int | None = None) -> int:
         """The cells of `region` connected to `seed` within it (within `steps` steps of

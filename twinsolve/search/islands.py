@@ -61,6 +61,11 @@ The rules, by technique (the first two are always on):
   numbers give; an undecided cell that would spend more than is left is land,
   and a cell that would widen an island's known span past what is left is not
   its own.
+  And where two islands touch at a corner and the sea is small
+  (`search.enclosure.Enclosure`, every clue numbered, registered only where some
+  island is too large for any loop of the sea): a loop of sea goes round one of
+  the two, so neither fitting in a loop of the sea's size is a contradiction,
+  and one alone keeps to the boxes such a loop goes round.
 
 Always: no 2x2 block all sea (`regions.NoUniformBlock`), the sea
 connected (`regions.RegionConnected`, its articulation forcing with `cuts`)
@@ -96,8 +101,18 @@ import operator
 from collections.abc import Iterable, Sequence
 
 from ..core.clue_grid import Bitboard
+from .enclosure import Enclosure
 from .grid import Grid, LowLink
-from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Store, values_of
+from .propagate import (
+    IS_FALSE,
+    IS_TRUE,
+    UNDECIDED,
+    Contradiction,
+    Rule,
+    Store,
+    span_of,
+    values_of,
+)
 from .regions import NoUniformBlock, RegionConnected, blocks, changed_cells
 
 __all__ = ["Islands", "TECHNIQUES", "SHAPE_NODES", "SHAPE_LEAVES", "SHAPE_ROOM", "SEA_LABEL",
@@ -228,6 +243,9 @@ class Islands:
                     # Last, with the shapes: it reads the whole grid, so it waits for
                     # the cheaper rules' fixpoint instead of running after each step.
                     rules.append((budget, None, _SHAPES))
+                numbers = [number or 0 for _, number in self.clues]
+                if Enclosure.fires(grid, numbers, size):  # some island too large to enclose
+                    rules.append((Enclosure(grid, self.land, numbers, size), None, _SHAPES))
         return rules
 
     @property
@@ -452,8 +470,8 @@ class _EdgeBudget:
                 most = most_edges(number, self.cols, self.rows)
             else:
                 may_cols, may_rows, known_cols, known_rows = masks[k]
-                most = most_edges(number, _span(may_cols), _span(may_rows),
-                                  (_span(known_cols) or 1, _span(known_rows) or 1))
+                most = most_edges(number, span_of(may_cols), span_of(may_rows),
+                                  (span_of(known_cols) or 1, span_of(known_rows) or 1))
             if most is None:
                 return None
             mosts.append(most)
@@ -534,20 +552,25 @@ class _EdgeBudget:
         for k, (may_cols, may_rows, known_cols, known_rows) in enumerate(masks):
             if not known_cols:
                 continue  # no known land: any cell could be its first
-            number, width, height = self.numbers[k], _span(may_cols), _span(may_rows)
+            number, width, height = self.numbers[k], span_of(may_cols), span_of(may_rows)
             floor = mosts[k] - left  # the fewest most pairs the island may fall to
             if (most_edges(number, width, height, (width, height)) or 0) >= floor:
                 continue  # not even its widest span costs more than is left
             bit = 2 << k  # its label's value
-            # A cell's span is its column's with the known land by its row's: each
-            # line's is worked out once (`most_edges` keeps each span's most pairs).
-            col_spans = [(c, _span(known_cols | 1 << c)) for c in values_of(may_cols)]
+            # A cell widens the columns to its own with the known land's, and the rows
+            # likewise; `most_edges` falls as either span grows, so each row span keeps
+            # the columns up to a widest span (`_widest`), an interval around the known
+            # columns: only the cells beyond it are visited.
+            low, high = (known_cols & -known_cols).bit_length() - 1, known_cols.bit_length() - 1
             for r in values_of(may_rows):
-                row_span = _span(known_rows | 1 << r)
-                for c, col_span in col_spans:
-                    most = most_edges(number, width, height, (col_span, row_span))
-                    if (most is None or most < floor) and dom[n + r * cols + c] & bit:
-                        store.restrict(n + r * cols + c, ~bit)
+                most_cols = _widest(number, width, height, span_of(known_rows | 1 << r), floor)
+                kept = 0
+                if most_cols > high - low:
+                    kept = (1 << low + most_cols) - (1 << max(0, high - most_cols + 1))
+                at = n + r * cols
+                for c in values_of(may_cols & ~kept):
+                    if dom[at + c] & bit:
+                        store.restrict(at + c, ~bit)
 
     def _edge_sides(self, dom: Sequence[int], stretch: dict[int, tuple[int, int]]) -> int:
         """The sides on the edge the sea spends at least (the class docstring); fills
@@ -585,6 +608,20 @@ class _EdgeBudget:
         return spent
 
 
+@functools.lru_cache(maxsize=4096)
+def _widest(number: int, width: int, height: int, rows: int, floor: int) -> int:
+    """The most columns an island of `number` cells within `width` x `height` may span
+    when it spans `rows` rows at least and holds `floor` pairs or more (`most_edges`);
+    0 when no span of columns does."""
+    widest = 0
+    for span in range(1, width + 1):
+        most = most_edges(number, width, height, (span, rows))
+        if most is None or most < floor:
+            break  # wider holds fewer pairs still
+        widest = span
+    return widest
+
+
 def _lines(labels: Sequence[set[int]], count: int) -> tuple[list[int], list[int]]:
     """Per island of `count`: the lines (as bits, line i bit i) holding a label with its
     value, and those holding a label of its value alone; from each line's distinct
@@ -604,10 +641,6 @@ def _islands(label: int) -> tuple[int, ...]:
     """The islands a label's value holds (sea left out), as their clue indices."""
     return tuple(v - 1 for v in values_of(label >> 1 << 1))
 
-
-def _span(bits: int) -> int:
-    """How many places lie from the lowest set bit of `bits` to its highest (0: none)."""
-    return bits.bit_length() - (bits & -bits).bit_length() + 1 if bits else 0
 
 
 class _Link:

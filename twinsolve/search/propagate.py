@@ -99,8 +99,8 @@ if TYPE_CHECKING:
     from ..core.limits import Limits
 
 __all__ = ["Contradiction", "LimitReached", "Store", "Propagator", "Rule", "SolveResult",
-           "search", "most_constrained", "force", "mask_of", "values_of", "value_of", "FALSE",
-           "TRUE", "IS_FALSE", "IS_TRUE", "UNDECIDED"]
+           "search", "most_constrained", "force", "mask_of", "values_of", "value_of", "span_of",
+           "FALSE", "TRUE", "IS_FALSE", "IS_TRUE", "UNDECIDED"]
 
 # Boolean variables (module docstring): their values, and the masks of their domain.
 FALSE, TRUE = 0, 1
@@ -277,6 +277,16 @@ def values_of(mask: int) -> list[int]:
         values.append(low.bit_length() - 1)
         mask ^= low
     return values
+
+
+def span_of(mask: int) -> int:
+    """How many places lie from the lowest set bit of `mask` to its highest, both
+    included (0 for an empty mask): the columns or rows a set of lines spans.
+
+    >>> span_of(0b10100), span_of(0)
+    (3, 0)
+    """
+    return mask.bit_length() - (mask & -mask).bit_length() + 1 if mask else 0
 
 
 def value_of(mask: int) -> int | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import random
 
 import pytest
 from conftest import sampled
@@ -37,19 +38,19 @@ PARTS = 8
 SAMPLE = ("01_10x10", "102_4x4", "113_6x6", "343_10x18")
 # What a back-end does not settle (solve and prove unique) in 120 s on one worker yet,
 # measured on the 2-core machine at load 2-4 (`python -m benchmarks.nurikabe_perf --timeout
-# 120 --backends NAME`): issue 30's open targets. The giant islands: 29 (a 37 around a 36)
-# is an isoperimetric argument none of the back-ends makes; 683 a 51 among small islands
-# (sat proves it in about 40 s, cpsat in about 42 s since its third stage: height with
-# the lazy rounds' cuts); hand proves it only given far more (323,650 nodes, 1580 s).
-# For hand, 1108, a large search tree, is proven in more (`LONG`). 756_15x15 left the
-# list when the lookahead gained forcing (proven in 8 s, 182 nodes); 753_10x10 (four
-# compact islands in the corners) when hand gained the sea's edge budget (about 4 s)
-# and cpsat a thin sea's size as a cardinality encoding beside its sum (about 25 s;
-# with the sum alone no solution in 900 s).
+# 120 --backends NAME`): issue 30's open targets. 683 is a 51 among small islands (sat
+# proves it in about 40 s, cpsat in about 42 s since its third stage: height with the
+# lazy rounds' cuts); hand proves it only given far more (323,650 nodes, 1580 s). For
+# hand, 1108, a large search tree, is proven in more (`LONG`). 756_15x15 left the list
+# when the lookahead gained forcing (proven in 8 s, 182 nodes); 753_10x10 (four compact
+# islands in the corners) when hand gained the sea's edge budget (about 4 s) and cpsat a
+# thin sea's size as a cardinality encoding beside its sum (about 25 s; with the sum alone
+# no solution in 900 s); 29_10x10 (a 37 around a 36) when every back-end gained the
+# enclosure bound (`search.enclosure`: each settles it in under 0.1 s).
 OPEN = {
-    "hand": frozenset({"29_10x10", "683_14x24"}),
-    "sat": frozenset({"29_10x10"}),
-    "cpsat": frozenset({"29_10x10"}),
+    "hand": frozenset({"683_14x24"}),
+    "sat": frozenset(),
+    "cpsat": frozenset(),
 }
 
 
@@ -188,6 +189,73 @@ def test_thin_seas_are_counted_like_brute_force(text):
     for backend in BACKENDS:
         result = run(instance, backend, Limits(timeout=60, count=True))
         assert result.count == expected and result.verified, backend
+
+
+# Two clue cells touching at a corner, the sea small (`search.enclosure`, as in
+# 29_10x10), and whether the models' bound says anything: a 12 round a 1 (one
+# solution, all 7 sea cells on its loop), an 11 round a 1 (two: with a sea cell to
+# spare, the 1's box holds nothing the labels do not), an 11 and a 2 (none: no loop of
+# the 7 sea cells goes round either), a transpose.
+CORNERED = (("nurikabe 4 5\n- - - - -\n- 12 - - -\n- - 1 - -\n- - - - -\n", True),
+            ("nurikabe 4 5\n- - - - -\n- 11 - - -\n- - 1 - -\n- - - - -\n", False),
+            ("nurikabe 4 5\n- - - - -\n- 11 - - -\n- - 2 - -\n- - - - -\n", True),
+            ("nurikabe 5 4\n- - - -\n- 12 - -\n- - 1 -\n- - - -\n- - - -\n", True))
+
+
+def implied(instance):
+    """The models' enclosure clauses (`models._enclosure_implied`), on integer literals."""
+    lay = models.layout(instance)
+    own = [{v: lay.cells * (k + 1) + v + 1 for v in area} for k, area in enumerate(lay.areas)]
+    return models._enclosure_implied(lay, list(range(1, lay.cells + 1)), own, lambda x: -x)
+
+
+@pytest.mark.parametrize("text, acts", sampled(CORNERED, 3))
+def test_clues_touching_at_a_corner_are_counted_like_brute_force(text, acts):
+    instance = nurikabe.parse(text)
+    assert bool(implied(instance)) is acts
+    expected = nurikabe.brute(instance, Limits(count=True)).count
+    for backend in (*BACKENDS, "hand:probe=false"):
+        result = run(instance, backend, Limits(timeout=60, count=True))
+        assert result.count == expected, backend
+        assert result.verified or expected == 0, backend
+
+
+def random_cornered(rng):
+    """A 4x5 or 5x4 grid with two clues touching at a corner (and a third clue one time
+    in three), numbers leaving 3 to 9 sea cells."""
+    rows, cols = rng.choice(((4, 5), (5, 4)))
+    r, c = rng.randrange(rows - 1), rng.randrange(cols)
+    dc = rng.choice([d for d in (-1, 1) if 0 <= c + d < cols])
+    cells = [(r, c), (r + 1, c + dc)]
+    if rng.random() < 1 / 3:
+        cells.append(rng.choice([(rr, cc) for rr in range(rows) for cc in range(cols)
+                                 if (rr, cc) not in cells]))
+    sea = rng.randint(3, 9)
+    room = rows * cols - sea - len(cells)
+    cut = sorted(rng.sample(range(room + len(cells) - 1), len(cells) - 1))
+    numbers = [b - a for a, b in zip([-1, *cut], [*cut, room + len(cells) - 1], strict=True)]
+    grid = [["-"] * cols for _ in range(rows)]
+    for (rr, cc), number in zip(cells, numbers, strict=True):
+        grid[rr][cc] = str(number)
+    return nurikabe.parse(f"nurikabe {rows} {cols}\n" + "".join(
+        " ".join(line) + "\n" for line in grid))
+
+
+@pytest.mark.parametrize("part", sampled((0, 1)))
+def test_random_clues_touching_at_a_corner_are_counted_like_brute_force(part):
+    # Where the enclosure bound acts in sat's and cpsat's models (hand's rule has its own
+    # test in tests/search/test_enclosure.py), they count what brute force counts.
+    rng = random.Random(f"cornered {part}")
+    acted = 0
+    while acted < 8:
+        instance = random_cornered(rng)
+        if not implied(instance):
+            continue
+        acted += 1
+        expected = nurikabe.brute(instance, Limits(count=True)).count
+        for backend in BACKENDS:
+            result = run(instance, backend, Limits(timeout=60, count=True))
+            assert result.count == expected, (backend, nurikabe.format(instance))
 
 
 def test_a_thin_sea_is_branched_on_beside_its_shaded_cells():

@@ -283,6 +283,10 @@ def _said(rule: Any, instance: Instance) -> tuple[str, str]:
         "_EdgeBudget": ("islands this large are compact, so the shaded cells touch the "
                         "grid's edge and close loops only so often, and each island "
                         "stays within a box its number nearly fills", ""),
+        "Enclosure": ("where two islands touch at a corner, a loop of shaded cells "
+                      "goes round one of them, and the shaded cells are too few for a "
+                      "loop round many cells: it goes round only so large a box, which "
+                      "holds the island inside", ""),
         "_Link": ("unshaded neighbours share their island, and a cell no island can "
                   "take is shaded", ""),
     }.get(name, ("the clues and the cells decided so far leave one way", ""))
