@@ -59,7 +59,7 @@ from ..core.clue_grid import Bitboard
 from .grid import Grid
 from .propagate import UNDECIDED, Contradiction, Store, span_of, values_of
 
-__all__ = ["Enclosure", "fits", "loop_boxes", "Box", "BOXES"]
+__all__ = ["Enclosure", "fits", "loop_boxes", "confinement", "Box", "BOXES"]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -122,6 +122,17 @@ def loop_boxes(board: Bitboard, rows: int, number: int, known: int, other: int, 
                     if spare >= 0:
                         found.append((interior, outer, spare))
     return found
+
+
+def confinement(boxes: list[Box]) -> tuple[int, int | None]:
+    """What an island known to be inside one of `boxes` is held to: the cells of their
+    interiors, and, when no box spares a sea cell (every sea cell is then on the loop),
+    the cells of their outer boxes, which hold every sea cell (else None)."""
+    interiors = outers = 0
+    for interior, outer, _ in boxes:
+        interiors |= interior
+        outers |= outer
+    return interiors, outers if all(spare == 0 for _, _, spare in boxes) else None
 
 
 class Enclosure:
@@ -201,14 +212,11 @@ class Enclosure:
         outside every interior; with no sea cell spare in any box, the undecided cells
         outside every outer box are land."""
         dom, n = store.dom, self.n
-        interiors = outers = 0
-        for interior, outer, _ in boxes:
-            interiors |= interior
-            outers |= outer
+        interiors, outers = confinement(boxes)
         for i in range(n):
             if dom[n + i] & label and not interiors >> i & 1:
                 store.restrict(n + i, ~label)
-        if all(spare == 0 for _, _, spare in boxes):
+        if outers is not None:
             for i in range(n):
                 if dom[i] == UNDECIDED and not outers >> i & 1:
                     store.restrict(i, self.land)

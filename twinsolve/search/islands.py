@@ -642,7 +642,6 @@ def _islands(label: int) -> tuple[int, ...]:
     return tuple(v - 1 for v in values_of(label >> 1 << 1))
 
 
-
 class _Link:
     """One cell and its label: sea iff label 0; a land cell's neighbours may only be sea
     or of its islands."""

@@ -88,7 +88,7 @@ from ...core.result import Result, Stopwatch
 from ...core.time_limit import checkpoint
 from ...models import cpsat_common, graph_constraints, lazy_cuts, sat_common
 from ...models.export import CnfExport
-from ...search.enclosure import Enclosure, loop_boxes
+from ...search.enclosure import Enclosure, confinement, loop_boxes
 from ...search.graph import components
 from ...search.grid import Grid
 from ...search.islands import sea_size, thin_sea
@@ -350,12 +350,9 @@ def _enclosure_implied(lay: Layout, shaded: Sequence[Any], own: Sequence[dict[in
             if [] not in boxes or None in boxes:
                 continue  # either may be inside, or too many boxes to list
             inside, found = next((j, b) for j, b in zip(pair, boxes, strict=True) if b)
-            interiors = outers = 0
-            for interior, outer, _ in found:
-                interiors |= interior
-                outers |= outer
+            interiors, outers = confinement(found)
             clauses += [[neg(lit)] for v, lit in own[inside].items() if not interiors >> v & 1]
-            if all(spare == 0 for _, _, spare in found):  # every sea cell is on the loop
+            if outers is not None:  # every sea cell is on the loop
                 clauses += [[neg(shaded[v])] for v in range(lay.cells) if not outers >> v & 1]
     return clauses
 
