@@ -23,7 +23,7 @@ import random
 
 import pytest
 from conftest import sampled
-from test_islands import alone_with, clues_off, flood, is_solution, propagator
+from test_islands import alone_with, clues_off, flood, grown_sea, is_solution, propagator
 
 from twinsolve.search.enclosure import Enclosure, fits
 from twinsolve.search.grid import Grid
@@ -102,12 +102,7 @@ def small_sea_case(rng):
     if rng.random() < 0.5:
         rows, cols = cols, rows
     grid = Grid(rows, cols)
-    sea = {rng.randrange(grid.size)}
-    wanted = rng.randint(3, 8)
-    while len(sea) < wanted:
-        sea.add(rng.choice([w for v in sorted(sea) for w in grid.neighbours[v]
-                            if w not in sea]))
-    return grid, clues_off(rng, grid, sea)
+    return grid, clues_off(rng, grid, grown_sea(rng, grid, 3, 8))
 
 
 def ring_case(rng):
@@ -184,7 +179,7 @@ def test_a_corner_contact_of_islands_too_large_to_enclose_is_a_contradiction():
 def test_the_rule_runs_only_where_an_island_is_too_large_for_any_loop():
     def registered(rows, cols, clues):
         islands = Islands(Grid(rows, cols), clues)
-        return any(isinstance(rule, Enclosure) for rule, _, _ in islands.rules())
+        return any(isinstance(rule, Enclosure) for rule, *_ in islands.rules())
 
     assert registered(5, 5, [(6, 17), (12, 1)])  # 7 sea cells; no loop of 7 round 17
     assert not registered(5, 5, [(6, 3), (12, 1), (20, 2)])  # 19 sea cells

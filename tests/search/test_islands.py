@@ -83,8 +83,7 @@ def propagator(grid, clues, techniques=TECHNIQUES, fixed=()):
     for v, value in fixed:
         store.dom[v] = value
     prop = Propagator(store)
-    for rule, watches, priority in islands.rules():
-        prop.add_rule(rule, watches, priority=priority)
+    islands.install(prop)
     return store, prop
 
 
@@ -140,6 +139,17 @@ def thin_case(rng):
         sea.add(rng.choice([w for v in sorted(sea) for w in grid.neighbours[v]
                             if w not in sea]))
     return grid, clues_off(rng, grid, sea)
+
+
+def grown_sea(rng, grid, least, most):
+    """A random connected set of `least` to `most` cells, grown cell by cell from a
+    random one."""
+    sea = {rng.randrange(grid.size)}
+    size = rng.randint(least, most)
+    while len(sea) < size:
+        sea.add(rng.choice([w for v in sorted(sea) for w in grid.neighbours[v]
+                            if w not in sea]))
+    return sea
 
 
 def clues_off(rng, grid, sea):
@@ -420,8 +430,7 @@ def random_searches(rng: random.Random, searches: int) -> None:
             clues.append((rng.choice(sorted(island)), len(island)))
         islands = Islands(grid, sorted(clues), LAND)
         prop = Propagator(islands.store())
-        for rule, watches, priority in islands.rules():
-            prop.add_rule(rule, watches, priority=priority)
+        islands.install(prop)
         cells = range(grid.size)
         prop.enable_probing(lambda s, cells=cells: [v for v in cells if s.dom[v] == UNDECIDED])
         search(prop, choose=lambda s, cells=cells: next(

@@ -44,7 +44,11 @@ The rules, by technique (the first two are always on):
   whose loss leaves fewer than its number on the clue's side, or cuts off a
   land cell only it may own, is its own (an articulation point, one
   `grid.LowLink` run on the region); and the sea's articulation points
-  (`regions.RegionConnected`).
+  (`regions.RegionConnected`). And an island may not cut the sea
+  (`search.crosscut.CrossCut`, after the others settle, and not in probing's
+  trials): a cell on the outer boundary of an undecided region is not the
+  island's when its land, joining it to the island's known land across the
+  region, would leave known sea on both sides.
 - `shapes` (per clue, after the others settle): every completion of the
   island, while it needs at most `SHAPE_ROOM` more cells and they are few
   (at most `SHAPE_NODES` enumeration steps and `SHAPE_LEAVES` sets):
@@ -88,8 +92,7 @@ a completion's ring for land, pools and pockets, is a few shifts.
 >>> islands = Islands(Grid(1, 4), [(0, 1), (3, 2)])   # a 1 at cell 0, a 2 at cell 3
 >>> store = islands.store()
 >>> prop = Propagator(store)
->>> for rule, watches, priority in islands.rules():
-...     prop.add_rule(rule, watches, priority=priority)
+>>> islands.install(prop)
 >>> prop.propagate(), islands.shading(store)       # cells 2 and 3 are the 2
 (True, [False, True, False, False])
 """
@@ -98,9 +101,10 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..core.clue_grid import Bitboard
+from .crosscut import CrossCut
 from .enclosure import Enclosure
 from .grid import Grid, LowLink
 from .propagate import (
@@ -108,6 +112,7 @@ from .propagate import (
     IS_TRUE,
     UNDECIDED,
     Contradiction,
+    Propagator,
     Rule,
     Store,
     span_of,
@@ -141,7 +146,9 @@ _KEPT_PART = 64
 EDGE_SLACK = 16
 _GLOBAL, _SHAPES = 1, 2  # priorities: after the local rules (0), the shapes last
 
-Rules = list[tuple[Rule, list[int] | None, int]]
+# (rule, watched variables or None for all, priority, whether it runs in probing's
+# trials)
+Rules = list[tuple[Rule, list[int] | None, int, bool]]
 # Per island: the columns and rows of the cells it may take, then of its known land, as
 # bit sets (`_EdgeBudget._masks`).
 _Masks = list[tuple[int, int, int, int]]
@@ -210,42 +217,53 @@ class Islands:
         return [True if m == sea else False if m == land else None
                 for m in store.dom[:self.grid.size]]
 
+    def install(self, prop: Propagator, wrap: Callable[[Rule], Rule] | None = None) -> None:
+        """Register every rule (`rules`) on `prop`, each wrapped by `wrap` if given (the
+        explainer's)."""
+        for rule, watches, priority, trials in self.rules():
+            prop.add_rule(rule if wrap is None else wrap(rule), watches, priority=priority,
+                          trials=trials)
+
     def rules(self) -> Rules:
-        """(rule, watched variables or None for all, priority) of every rule, ready for
-        `Propagator.add_rule`: local ones first, then the islands and the sea, the
-        island shapes last."""
+        """(rule, watched variables or None for all, priority, whether it runs in
+        probing's trials) of every rule, as `Propagator.add_rule` takes them: local ones
+        first, then the islands and the sea, the island shapes last."""
         grid, n, techniques = self.grid, self.grid.size, self.techniques
-        rules: Rules = [(NoUniformBlock(*block, self.sea), list(block), 0)
+        rules: Rules = [(NoUniformBlock(*block, self.sea), list(block), 0, True)
                         for block in blocks(grid)]
         for i in range(n):
-            rules.append((_Link(i, n, grid.neighbours[i], self.land), [i, n + i], 0))
+            rules.append((_Link(i, n, grid.neighbours[i], self.land), [i, n + i], 0, True))
         for k, (cell, number) in enumerate(self.clues):
             watches = self.areas[k] + [n + i for i in self.areas[k]]
             survey = _Survey(self, k)  # one per island, for both its rules
             parts = _Part(self, cell)  # the same
-            rules.append((_Island(self, k, cell, number, survey, parts), watches, _GLOBAL))
+            rules.append((_Island(self, k, cell, number, survey, parts), watches, _GLOBAL,
+                          True))
             if "shapes" in techniques and number is not None:
                 rules.append((_Shapes(self, k, cell, number, survey, parts), watches,
-                              _SHAPES))
+                              _SHAPES, True))
         sea_rule = RegionConnected(grid, self.sea, cuts="cuts" in techniques, nonempty=False)
-        rules.append((sea_rule, list(range(n)), _GLOBAL))
+        rules.append((sea_rule, list(range(n)), _GLOBAL, True))
+        if "cuts" in techniques:
+            rules.append((CrossCut(grid, self.land, [cell for cell, _ in self.clues]), None,
+                          _SHAPES, False))
         size = self.sea_size
         if size is not None:
-            rules.append((_SeaSize(n, size, self.sea), list(range(n)), _GLOBAL))
+            rules.append((_SeaSize(n, size, self.sea), list(range(n)), _GLOBAL, True))
             if "reach" in techniques and self.thin:
                 rules.append((_SeaReach(n, size, self.sea, self.board, self.clues),
-                              list(range(n)),
-                              _GLOBAL))
+                              list(range(n)), _GLOBAL, True))
             if "shapes" in techniques:
                 budget = _EdgeBudget(grid, self.sea, self.clues, size)
                 slack = budget.slack()
                 if slack is not None and slack <= EDGE_SLACK:
                     # Last, with the shapes: it reads the whole grid, so it waits for
                     # the cheaper rules' fixpoint instead of running after each step.
-                    rules.append((budget, None, _SHAPES))
+                    rules.append((budget, None, _SHAPES, True))
                 numbers = [number or 0 for _, number in self.clues]
                 if Enclosure.fires(grid, numbers, size):  # some island too large to enclose
-                    rules.append((Enclosure(grid, self.land, numbers, size), None, _SHAPES))
+                    rules.append((Enclosure(grid, self.land, numbers, size), None, _SHAPES,
+                                  True))
         return rules
 
     @property

@@ -328,6 +328,10 @@ class Propagator:
         self._global: list[int] = []  # rules that watch every variable
         self._queues: list[deque[int]] = []
         self._queued = bytearray()
+        # Per rule, 1 when it sits out probing's trials (`add_rule(trials=False)`), and
+        # whether a trial runs now.
+        self._untried = bytearray()
+        self._trial = False
 
     @property
     def deadline(self) -> Expiring | None:
@@ -345,11 +349,15 @@ class Propagator:
         return Poller(node_limit, self._clock, every=_EVERY)
 
     def add_rule(
-        self, rule: Rule, watches: Iterable[int] | None = None, *, priority: int = 0
+        self, rule: Rule, watches: Iterable[int] | None = None, *, priority: int = 0,
+        trials: bool = True,
     ) -> None:
         """Register `rule`, run when a variable in `watches` changes (None: any variable).
 
         A new rule is queued, so the next `propagate()` runs it at least once.
+        `trials=False`: it sits out probing's trials (a dear rule that seldom finds
+        anything: it runs at every fixpoint probing starts from, and after each
+        removal, but a trial's fixpoint does without it).
         """
         r = len(self._rules)
         self._rules.append(rule)
@@ -362,6 +370,7 @@ class Propagator:
         while len(self._queues) <= priority:
             self._queues.append(deque())
         self._queued.append(1)
+        self._untried.append(0 if trials else 1)
         self._queues[priority].append(r)
 
     def schedule_all(self) -> None:
@@ -418,6 +427,7 @@ class Propagator:
         watchers, global_rules, queues = self._watchers, self._global, self._queues
         poller = self._poller
         runs = self.runs
+        untried = self._untried if self._trial else None
         try:
             while True:
                 if changed:
@@ -438,6 +448,8 @@ class Propagator:
                     return
                 r = queue.popleft()
                 queued[r] = 0
+                if untried is not None and untried[r]:
+                    continue  # it ran at the fixpoint the trial started from
                 if runs >= poller.at:
                     poller.stop(runs)
                 runs += 1
@@ -541,6 +553,7 @@ class Propagator:
         self.probes += 1
         store = self.store
         mark = store.mark()
+        self._trial = True
         try:
             store.assign(var, x)
             self._fixpoint()
@@ -550,6 +563,7 @@ class Propagator:
             self._reset()
             return None
         finally:
+            self._trial = False
             store.undo(mark)
 
 

@@ -287,6 +287,9 @@ def _said(rule: Any, instance: Instance) -> tuple[str, str]:
                       "goes round one of them, and the shaded cells are too few for a "
                       "loop round many cells: it goes round only so large a box, which "
                       "holds the island inside", ""),
+        "CrossCut": ("an island may not cut the shaded cells apart: its land reaching "
+                     "that cell across the undecided ones would leave shaded cells on "
+                     "both sides with no way round", ""),
         "_Link": ("unshaded neighbours share their island, and a cell no island can "
                   "take is shaded", ""),
     }.get(name, ("the clues and the cells decided so far leave one way", ""))

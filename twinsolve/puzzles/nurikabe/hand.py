@@ -28,7 +28,11 @@ its `Propagator`, cheapest first:
 - `cuts`: articulation forcing, for the sea (an undecided cell whose loss
   would split the shaded cells is shaded)
   and for each island (an undecided cell without which it cannot reach its
-  size, or its land, is unshaded);
+  size, or its land, is unshaded); and an island may not cut the sea
+  (`search.crosscut`: a cell of an undecided region's outer boundary whose
+  joining to the island's land across the region would leave known sea on both
+  sides is not the island's; it settles 683_14x24 of the janko.at corpus at
+  the root in 0.04 s, where a search of about 400,000 nodes took 1580 s);
 - `shapes`: every way to complete each island, when there are few: cells in
   all of them are unshaded, cells beside all of them shaded; with the sea's
   edge budget and, where two islands touch at a corner and the sea is small,
@@ -151,8 +155,7 @@ class NurikabeModel:
         self.thin = self.islands.thin  # the search grows the sea from its edge (`choose`)
         self.store = self.islands.store()
         self.prop = Propagator(self.store)
-        for rule, watches, priority in self.islands.rules():
-            self.prop.add_rule(rule if wrap is None else wrap(rule), watches, priority=priority)
+        self.islands.install(self.prop, wrap)
         self.probe = probe and "probing" in self.techniques
         if self.probe:
             self.prop.enable_probing(self._frontier, shaded_first,

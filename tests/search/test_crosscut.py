@@ -1,0 +1,148 @@
+"""The cross-cut rule (`twinsolve.search.crosscut`): an island's land may not cut an
+undecided region across with known sea on both sides.
+
+- On random 4x4 and 4x5 grids (and their transposes) whose clues are read off a
+  random connected sea, with some of its cells known: the bounds and the rule
+  alone find exactly brute force's solutions, and the rule acts, both by
+  narrowing labels and, through them, by contradictions.
+- By hand: a small copy of 683_14x24's corner (a sea walled in on the left, an
+  island's land at the corner between it and the sea below) is settled by
+  propagation with the rule and not without it; the doctest's 3x3; an island whose
+  other land touches the region is left alone (its join may leave the region).
+- `Propagator.add_rule(trials=False)`: such a rule sits out probing's trials and
+  runs at the fixpoints probing starts from.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import sampled
+from test_islands import alone_with, clues_off, grown_sea, propagator
+
+from twinsolve.search.crosscut import CrossCut
+from twinsolve.search.grid import Grid
+from twinsolve.search.islands import TECHNIQUES, Islands
+from twinsolve.search.propagate import IS_FALSE, IS_TRUE, UNDECIDED, Propagator, Store
+
+LAND, SEA = IS_FALSE, IS_TRUE
+
+
+def sea_case(rng):
+    """A 4x4 or 4x5 grid (or its transpose) whose clues are read off a random connected
+    sea of 6 to 10 cells (one clue in eight off by one), and some of its cells known
+    (what makes the rule act before the search has decided much)."""
+    rows, cols = 4, rng.choice((4, 5))
+    grid = Grid(rows, cols)
+    sea = grown_sea(rng, grid, 6, 10)
+    if rng.random() < 0.5:
+        grid = Grid(cols, rows)
+        sea = {(v % cols) * rows + v // cols for v in sea}
+    known = rng.sample(sorted(sea), rng.randint(2, 4))
+    return grid, clues_off(rng, grid, sea), known
+
+
+def with_known_sea(rule, known):
+    """`rule`, run once the cells `known` are sea (a wrapper for `alone_with`): the
+    cases start from a state where the sea has parts."""
+    def run(store):
+        for v in known:
+            store.restrict(v, SEA)
+        rule(store)
+    return run
+
+
+@pytest.mark.parametrize("part", sampled((2, 0, 1)))
+def test_the_rule_alone_keeps_exactly_the_solutions_brute_force_finds(part):
+    rng = random.Random(f"crosscut {part}")
+    acted = 0
+    for _ in range(20):
+        grid, clues, known = sea_case(rng)
+        rule = CrossCut(grid, LAND, [cell for cell, _ in clues])
+        got, expected, did = alone_with(grid, clues, with_known_sea(rule, known))
+        # The known cells are part of the case: brute force's solutions with them sea.
+        expected = {sea for sea in expected if set(known) <= sea}
+        assert got == expected, (grid.rows, grid.cols, clues, known)
+        acted += bool(did)
+    assert acted >= 5
+
+
+def corner(with_rule: bool):
+    """A 4x7 copy of 683_14x24's top right: the sea at (0,0) and (1,0) walled in by the
+    11's land at (2,0), the sea below in row 3. '#' sea, '.' land, '?' undecided."""
+    grid = Grid(4, 7)
+    clues = [(14, 11)]
+    fixed = [(v, SEA) for v in (0, 7, 21, 22, 23, 24, 25, 26, 27)]
+    store, prop = propagator(grid, clues, TECHNIQUES, fixed)
+    if not with_rule:
+        prop = Propagator(store)
+        for rule, watches, priority, trials in Islands(grid, clues, LAND, TECHNIQUES).rules():
+            if not isinstance(rule, CrossCut):
+                prop.add_rule(rule, watches, priority=priority, trials=trials)
+    assert prop.propagate()
+    marks = {SEA: "#", LAND: ".", UNDECIDED: "?"}
+    text = "".join(marks[m] for m in store.dom[:grid.size])
+    return [text[r * 7:(r + 1) * 7] for r in range(4)]
+
+
+def test_a_small_copy_of_683s_corner_is_settled_with_the_rule_only():
+    # The 11 needs 10 cells of the 3x6 region; a cell of its top row or right column
+    # would wall the sea at the left in, so the sea goes round and the 11 fills the rest.
+    assert corner(with_rule=True) == ["#######", "#.....#", "......#", "#######"]
+    assert "?" in "".join(corner(with_rule=False))
+
+
+def labels_after(grid, clues, cells, labels):
+    """The labels the rule alone leaves, from `cells` and `labels` (lists per cell)."""
+    store = Store(())
+    store.dom = list(cells) + list(labels)
+    CrossCut(grid, LAND, [cell for cell, _ in clues])(store)
+    return store.dom[grid.size:]
+
+
+def test_the_island_of_the_doctest_keeps_off_the_cells_that_would_cut():
+    # 3x3, the island of cell 3: land at 5 cuts the sea at 2 from the sea at 8.
+    grid = Grid(3, 3)
+    cells = [UNDECIDED] * 9
+    cells[3], cells[2], cells[8] = LAND, SEA, SEA
+    labels = [1 | 2] * 9
+    labels[3], labels[2], labels[8] = 2, 1, 1
+    after = labels_after(grid, [(3, None)], cells, labels)
+    assert [i for i in range(9) if after[i] == 1] == [2, 5, 8]
+    assert all(after[i] == 3 for i in (0, 1, 4, 6, 7))
+
+
+def test_an_island_whose_other_land_touches_the_region_is_left_alone():
+    # The same 3x3, with land at 1 that the island may own: its land may reach 5 through
+    # 1 and 2's row... no: 2 is sea. Through 1 and then 4, the join leaves the region at
+    # 1, so the rule says nothing of the island.
+    grid = Grid(3, 3)
+    cells = [UNDECIDED] * 9
+    cells[3], cells[2], cells[8], cells[1] = LAND, SEA, SEA, LAND
+    labels = [1 | 2] * 9
+    labels[3], labels[2], labels[8], labels[1] = 2, 1, 1, 2
+    after = labels_after(grid, [(3, None)], cells, labels)
+    assert after[5] == 3
+
+
+@pytest.mark.parametrize("trials", (True, False))
+def test_a_rule_kept_out_of_the_trials_runs_at_the_fixpoints_probing_starts_from(trials):
+    store = Store.uniform(2, range(2))
+    prop = Propagator(store)
+    runs = []
+
+    def dear(s):  # x0 = 1 is a contradiction
+        runs.append(s.values(0))
+        if s.value(0) == 1:
+            s.restrict(1, 0)
+
+    prop.add_rule(dear, trials=trials)
+    prop.enable_probing()
+    assert prop.propagate()
+    if trials:  # probing's trial of x0 = 1 fails
+        assert store.values(0) == [0]
+    else:  # the trial does without the rule; it ran at the start, before probing
+        assert store.values(0) == [0, 1] and runs == [[0, 1]]
+        store.assign(0, 1)
+        assert not prop.propagate() and runs[-1] == [1]
