@@ -23,7 +23,9 @@ from the domains.
 
 Probing (`enable_probing`, off by default): at a fixpoint, each candidate
 variable's values are tried in turn, each propagated on the trail and
-undone; a value whose propagation fails is removed and its consequences
+undone (without the rules added with `trials=False`: dear ones that seldom
+find anything, run at the fixpoints the trials start from); a value whose
+propagation fails is removed and its consequences
 propagated at once (failed-literal detection). Passes repeat until none
 fails, so `propagate()` leaves a fixpoint of the rules and the probing;
 `probe_passes` may bound them instead (a search's nodes: the pass that would

@@ -32,7 +32,7 @@ its `Propagator`, cheapest first:
   (`search.crosscut`: a cell of an undecided region's outer boundary whose
   joining to the island's land across the region would leave known sea on both
   sides is not the island's; it settles 683_14x24 of the janko.at corpus at
-  the root in 0.04 s, where a search of about 400,000 nodes took 1580 s);
+  the root in 0.04 s, where a search of 323,650 nodes took 1580 s);
 - `shapes`: every way to complete each island, when there are few: cells in
   all of them are unshaded, cells beside all of them shaded; with the sea's
   edge budget and, where two islands touch at a corner and the sea is small,
