@@ -9,7 +9,9 @@ solver (`hand.py`) may use, each level adding to the one before:
   (cells no island can reach are shaded; in a thin sea, cells too far from
   the sea are unshaded) and `cuts` (articulation forcing:
   a cell an island cannot grow to its size without is unshaded, one the sea
-  cannot stay connected without is shaded);
+  cannot stay connected without is shaded; and an island's land may not cut
+  the sea: a cell it could reach only by cutting an undecided region across,
+  with shaded cells on both sides, is not its own);
 - medium: + `shapes` (every way to complete an island, when there are few:
   cells in all of them unshaded, cells beside all of them shaded; and, where
   the islands are few and compact, the sea's edge budget: such islands leave
