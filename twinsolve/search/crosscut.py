@@ -60,7 +60,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .grid import Grid
-from .propagate import UNDECIDED, Store, values_of
+from .propagate import UNDECIDED, Store
 
 __all__ = ["CrossCut"]
 
@@ -133,7 +133,7 @@ class CrossCut:
         outer = self._outer(part, region)
         m = len(outer)
         # Each outer side's piece (a sea side) or -1; the sides of each cell of U, and
-        # of each land part across; the islands whose join may leave U (`spoiled`).
+        # of each land part across, with the islands its cells there may be.
         across: list[int] = []
         sides_of: dict[int, list[int]] = {}
         land_sides: dict[int, list[int]] = {}
@@ -149,15 +149,15 @@ class CrossCut:
                 labels[part[out]] = labels.get(part[out], 0) | dom[n + out]
         if len({p for p in across if p >= 0}) < 2:
             return
-        home_of = {part[clue]: k for k, clue in enumerate(self.clues)}
-        spoiled: set[int] = set()
+        home_of = {part[clue]: 2 << k for k, clue in enumerate(self.clues)}
+        # The islands whose join may leave U: those land across may be, but their own.
+        spoiled = 0
         for p, label in labels.items():
-            spoiled.update(k for k in _islands(label) if home_of.get(p) != k)
+            spoiled |= label & ~home_of.get(p, 0)
         for home, starts in land_sides.items():
-            k = home_of.get(home)
-            if k is None or k in spoiled:
+            bit = home_of.get(home, 0)
+            if not bit or bit & spoiled:
                 continue
-            bit = 2 << k
             cut = [cell for cell in sides_of if dom[n + cell] & bit]
             for at in starts:
                 if not cut:
@@ -189,31 +189,20 @@ class CrossCut:
                 if first is None:
                     first = side  # the first cell's top side: on the outer boundary
         assert first is not None
+        # Each step's left turn (on the screen): right to up, up to left, and so on.
+        left = {1: -width, -width: -1, -1: width, width: 1}
         walked = []
         side = first
         while True:
             corner, step, cell, out = side
             walked.append((cell, out))
-            end = corner + step
-            dr, dc = _direction(step, width)
-            following = starts[end]
-            for turn in ((-dc, dr), (dr, dc), (dc, -dr)):  # left first, then on, then right
-                want = turn[0] * width + turn[1]
-                side = next((s for s in following if s[1] == want), None)
-                if side is not None:
-                    break
-            assert side is not None
+            following = starts[corner + step]
+            # One side goes on from a corner, but where the region meets itself there:
+            # two, and the left turn keeps to the same cell.
+            side = (following[0] if len(following) == 1
+                    else next(s for s in following if s[1] == left[step]))
             if side == first:
                 return walked
-
-
-def _direction(step: int, width: int) -> tuple[int, int]:
-    """A step between corners as (row, column) steps."""
-    if step == 1:
-        return 0, 1
-    if step == -1:
-        return 0, -1
-    return (1, 0) if step == width else (-1, 0)
 
 
 def _cut_off(across: list[int], sides_of: dict[int, list[int]], start: int, first: int,
@@ -228,7 +217,7 @@ def _cut_off(across: list[int], sides_of: dict[int, list[int]], start: int, firs
             places.setdefault(piece, [])
             if at not in skip:
                 places[piece].append((at - start) % m)
-    spans = [(min(p), max(p), sorted(p)) if p else None for p in places.values()]
+    spans = [(min(p), max(p), p) if p else None for p in places.values()]
     found = []
     for c in cells:
         own = sorted((at - start) % m for at in sides_of[c])
@@ -238,10 +227,10 @@ def _cut_off(across: list[int], sides_of: dict[int, list[int]], start: int, firs
         for span in spans:
             arc = 0
             if span is not None:
-                least, most, sorted_places = span
+                least, most, every = span
                 arc = (1 if least < low else 0) | (2 if most > high else 0)
                 if gaps and arc != 3 and any(low < p < high and p not in own
-                                             for p in sorted_places):
+                                             for p in every):
                     arc = 3
             arcs.append(arc)
         if 0 in arcs or (3 not in arcs and 1 in arcs and 2 in arcs):
@@ -254,11 +243,6 @@ def _find(parent: dict[int, int], x: int) -> int:
     while parent.get(x, x) != x:
         x = parent[x]
     return x
-
-
-def _islands(label: int) -> list[int]:
-    """The islands a label's domain holds (sea left out), as clue indices."""
-    return [v - 1 for v in values_of(label & ~1)]
 
 
 def _parts(dom: Sequence[int], n: int, nbrs: Sequence[Sequence[int]]) -> list[int]:
