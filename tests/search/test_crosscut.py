@@ -103,9 +103,9 @@ def test_the_island_of_the_doctest_keeps_off_the_cells_that_would_cut():
 
 
 def test_an_island_whose_other_land_touches_the_region_is_left_alone():
-    # The same 3x3, with land at 1 that the island may own: its land may reach 5 through
-    # 1 and 2's row... no: 2 is sea. Through 1 and then 4, the join leaves the region at
-    # 1, so the rule says nothing of the island.
+    # The same 3x3, with land at 1 that the island may own: a join from 3 may pass
+    # through that land, outside the region, so it need not cut the region across, and
+    # the rule says nothing of the island (5 keeps its label).
     grid = Grid(3, 3)
     cells = [UNDECIDED] * 9
     cells[3], cells[2], cells[8], cells[1] = LAND, SEA, SEA, LAND
