@@ -92,3 +92,26 @@ def test_forcing_keeps_what_every_value_implies_after_its_probing():
     # both values of A, then a second pass (after the narrowing) whose two find nothing
     assert lookahead.trials == 4 and lookahead.fruitful == 2
     assert sorted(search(forced, max_solutions=None).solutions) == [(0, 1), (1, 1)]
+
+
+def test_learning_keeps_what_a_trial_implied_as_a_rule():
+    """A = 1 with X = 0 is a contradiction the rules only detect, so the lookahead's trial
+    A = 1, probing X, narrows X to 1 and holds (so does A = 0, narrowing nothing). With
+    learning, that implication stays a rule: once X = 0, A = 0 follows backwards by
+    propagation alone, where the probing left (on X only, now fixed) tries nothing."""
+    A, X = 0, 1
+
+    def rules(s):
+        if s.value(A) == 1 and s.value(X) == 0:
+            raise Contradiction
+
+    for learn, learned, after in ((False, 0, UNDECIDED), (True, 1, IS_FALSE)):
+        prop = Propagator(Store.booleans(2))
+        prop.add_rule(rules)
+        prop.enable_probing(lambda s: [X])
+        assert prop.propagate() and prop.store.dom == [UNDECIDED] * 2
+        lookahead = Lookahead(prop, lambda s: [A], learn=learn)
+        assert lookahead.run() is True and prop.store.dom == [UNDECIDED] * 2
+        assert lookahead.trials == 2 and lookahead.learned == learned
+        prop.store.restrict(X, IS_FALSE)
+        assert prop.propagate() and prop.store.dom[A] == after, learn

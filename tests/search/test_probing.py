@@ -13,7 +13,7 @@
   exactly the brute-force solutions, probing never removes a value some
   solution uses, and after `propagate()` every value left on a candidate
   propagates without failing (a probing fixpoint); the lookahead with
-  forcing keeps every value some solution takes.
+  forcing keeps every value some solution takes, and so does its learning.
 - Limits: a deadline stops propagation (root or mid-trial) with
   `LimitReached`, not a contradiction; `search` reports it as a stop, and
   a trial under way is undone, its value kept.
@@ -270,11 +270,13 @@ def test_probing_is_sound_and_reaches_a_probing_fixpoint(examples):
     check()
 
 
+@pytest.mark.parametrize("learn", [False, True])
 @pytest.mark.parametrize("examples", sampled([40, 120]))  # the second under `slow`
-def test_lookahead_with_forcing_removes_no_solution(examples):
+def test_lookahead_with_forcing_removes_no_solution(examples, learn):
     """The lookahead one level deeper, forcing at both levels, on every variable: it
     keeps every value some solution takes, says False only without solutions, and a
-    search from where it stops counts them all."""
+    search from where it stops counts them all; learning too (its implications stay
+    rules for that search)."""
     @settings(max_examples=examples)
     @given(binary_problems())
     def check(problem):
@@ -284,7 +286,8 @@ def test_lookahead_with_forcing_removes_no_solution(examples):
         if not prop.propagate():
             assert solutions == []
             return
-        settled = Lookahead(prop, lambda store: range(len(store)), forcing=True).run()
+        settled = Lookahead(prop, lambda store: range(len(store)), forcing=True,
+                            learn=learn).run()
         if settled is False:
             assert solutions == []
             return

@@ -19,6 +19,14 @@ probing proves that cell unshaded; unshaded, the rules make it unshaded:
 unshaded either way". It costs no trial of its own; a narrowing counts as a
 removal.
 
+Learning (`learn=True`, at the root only): a trial that holds proved what
+`var = x` implies there, and the lookahead keeps that as a rule on the
+propagator (`search.implication.Implication`): its contrapositive removes
+`x` as soon as one of those narrowings becomes impossible, in the trials
+that follow and in a search after, where no trial one level deeper runs. It
+costs no trial. Only at the root, because a trial's store must hold every
+solution for its implications to hold in every one.
+
 It costs a probing fixpoint per trial, so a caller runs it at the root only,
 once plain propagation is stuck, and bounds it by `budget` trials, and by
 `patience`: so many trials in a row that remove nothing (numbers, not times:
@@ -55,6 +63,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from .implication import Implication
 from .propagate import Propagator, Store, force
 
 __all__ = ["Lookahead"]
@@ -73,7 +82,9 @@ class Lookahead:
     docstring). `focus(var)` is told the variable of each
     trial before it and `focus(None)` after, so the caller may narrow its probing
     to the trial's neighbourhood meanwhile (cheaper trials, found the same way when
-    contradictions are local). `trials` counts those made.
+    contradictions are local). `learn` keeps what each trial that holds implies as a rule
+    (module docstring; the store must be the root's). `trials` counts those made,
+    `learned` the rules added.
     """
 
     def __init__(self, prop: Propagator,
@@ -81,10 +92,12 @@ class Lookahead:
                  order: Callable[[Store, int], Iterable[int]] | None = None,
                  budget: int | None = None,
                  focus: Callable[[int | None], None] | None = None,
-                 patience: int | None = None, forcing: bool = False) -> None:
+                 patience: int | None = None, forcing: bool = False,
+                 learn: bool = False) -> None:
         self.prop, self.candidates, self.order, self.budget = prop, candidates, order, budget
-        self.focus, self.patience, self.forcing = focus, patience, forcing
+        self.focus, self.patience, self.forcing, self.learn = focus, patience, forcing, learn
         self.trials = 0
+        self.learned = 0
         self.fruitful = 0  # the trials made up to the last one that removed or forced
         self.last: dict[int, int] = {}  # variable -> the trial that last tried it
 
@@ -127,12 +140,23 @@ class Lookahead:
                 if narrowed is None:
                     self.fruitful = self.trials
                     return var, x
+                if self.learn:
+                    self._keep(var, x, narrowed)
                 if outcomes is not None:
                     outcomes.append(narrowed)
             if force(store, outcomes):
                 self.fruitful = self.trials
                 return _FORCED
         return None
+
+    def _keep(self, var: int, x: int, narrowed: dict[int, int]) -> None:
+        """Add what the held trial `var = x` narrowed as a rule (`Implication`). It finds
+        nothing in the store it was learned in (each narrowing still possible there), so
+        the store stays a fixpoint."""
+        implication = Implication(var, x, narrowed)
+        if implication.narrowed:
+            self.prop.add_rule(implication, implication.watches)
+            self.learned += 1
 
     def _ordered(self, candidates: list[int]) -> list[int]:
         """The candidates tried longest ago first, ties by the reach of their probing

@@ -129,6 +129,22 @@ def test_hand_settles_nearly_every_janko_puzzle_without_branching(corpus):
     assert settled >= 0.95 * len(pairs), settled
 
 
+def test_the_lookaheads_learning_settles_753_at_the_root(corpus):
+    """753_10x10 (four compact islands in the corners): the lookahead's trials, kept as
+    implications (`search.implication`), settle it at the root with its published
+    solution; without them the lookahead ends and a search follows (280 nodes)."""
+    key = "753_10x10"
+    instance = dict(janko(corpus))[key]
+    unlearned = [name for name in hand.TECHNIQUES if name != "learning"]
+    for techniques, learned in ((hand.TECHNIQUES, True), (unlearned, False)):
+        model = hand.build(instance, techniques=techniques)
+        assert model.settle() and model.decided() is learned, learned
+        assert (model.lookahead.learned > 0) is learned
+        if learned:
+            expected = json.loads(dict(instance.meta)["expect-solution"])
+            assert model.solution(model.store.solution()) == expected
+
+
 # Two solutions: the 2 takes the cell right of it or the one below.
 TWO = "nurikabe 2 2\n2 -\n- -\n"
 
@@ -153,11 +169,12 @@ def test_options_are_read_or_refused():
     instance = nurikabe.parse(TWO)
     assert run(instance, "hand:probe=false", Limits(timeout=30, count=True)).count == 2
     assert run(instance, "hand:forcing=false", Limits(timeout=30, count=True)).count == 2
+    assert run(instance, "hand:learning=false", Limits(timeout=30, count=True)).count == 2
     assert run(instance, "cpsat:connectivity=lazy", Limits(timeout=30, count=True)).count == 2
     for sizes in models.SIZES:
         assert run(instance, f"cpsat:sizes={sizes}", Limits(timeout=30, count=True)).count == 2
-    for spec in ("hand:guess=1", "hand:forcing=maybe", "cpsat:connectivity=magic",
-                 "cpsat:sizes=clauses", "sat:colour=red"):
+    for spec in ("hand:guess=1", "hand:forcing=maybe", "hand:learning=0.5",
+                 "cpsat:connectivity=magic", "cpsat:sizes=clauses", "sat:colour=red"):
         with pytest.raises(UsageError):
             run(instance, spec, Limits(timeout=30))
 

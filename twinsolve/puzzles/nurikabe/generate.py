@@ -20,9 +20,10 @@ solver (`hand.py`) may use, each level adding to the one before:
   shading, or whose unshading, leads the rules to a contradiction takes the
   other value; once that is stuck, the same one level deeper, each trial
   probing in turn, at most `hand.LOOKAHEAD_TRIALS` trials). hand's
-  `forcing` (what both values of a cell imply) is in no level, so the
-  explainer's steps, which are the levels' techniques, tell every deduction
-  a level makes.
+  `forcing` (what both values of a cell imply) and `learning` (what the
+  lookahead's trials implied, kept as rules) are in no level
+  (`hand.HAND_ONLY`), so the explainer's steps, which are the levels'
+  techniques, tell every deduction a level makes.
 
 A puzzle is of level d when propagation with d's techniques alone decides
 every cell (which proves the solution unique: every deduction is sound) and
@@ -65,7 +66,7 @@ from ...core.clue_grid import check_grid_request
 from ...core.generation import Generated, Grade, Option, Request, Shipped
 from ...core.limits import Limits
 from ...search.grid import Grid
-from .hand import UNFORCED, build, solve
+from .hand import GRADED, build, solve
 from .models import another_solution
 from .rules import EMPTY, Cell, Instance, clue_cells, islands, solution_from_shaded
 
@@ -76,7 +77,7 @@ LEVELS = ("easy", "medium", "hard")
 LEVEL_TECHNIQUES = {
     "easy": ("reach", "cuts"),
     "medium": ("reach", "cuts", "shapes"),
-    "hard": UNFORCED,  # hand's probing and lookahead, without its forcing
+    "hard": GRADED,  # hand's probing and lookahead, without its forcing and learning
 }
 DEFAULT_SIZE = (10, 10)
 OPTIONS = (Option("symmetric", "clues in 180-degree-symmetric pairs", kind="flag"),)
