@@ -30,7 +30,9 @@ propagated at once (failed-literal detection). Passes repeat until none
 fails, so `propagate()` leaves a fixpoint of the rules and the probing;
 `probe_passes` may bound them instead (a search's nodes: the pass that would
 confirm the fixpoint mostly finds nothing, and the children's first passes
-find what it would). Probing is sound, however many passes: counts of
+find what it would), and the candidates may be only those near what changed
+(`origin`: where on the trail the changes a `propagate()` starts from begin,
+a search node's decision first). Probing is sound, however many passes: counts of
 solutions stay exact. A pass takes the outcomes of the trials made since the
 last change (in the very store it starts from: a rule's deductions depend on
 the store alone, what it keeps being a cache of it, so a trial there would
@@ -309,7 +311,9 @@ class Propagator:
     `runs` counts rule executions (a "propagations" statistic), `probes` the
     values tried by probing. `deadline` (None: none) is polled while rules run.
     `probe_passes` bounds the probing passes of one `propagate()` (None: until a
-    pass removes nothing).
+    pass removes nothing). `origin` is the trail position where the changes the last
+    `propagate()` started from begin (`store.trail[origin:]`: they and all that
+    followed; what a probing `candidates` may keep near).
     """
 
     def __init__(self, store: Store, *, deadline: Expiring | None = None) -> None:
@@ -318,6 +322,7 @@ class Propagator:
         self.deadline = deadline
         self.probes = 0
         self.probe_passes: int | None = None
+        self.origin = 0
         # (variable, value) -> how many narrowings its trial made, in the last probing
         # pass (`most_impact`)
         self.impact: dict[tuple[int, int], int] = {}
@@ -407,6 +412,9 @@ class Propagator:
         fixpoint: to go on after a stop, `schedule_all()` first.
         """
         store = self.store
+        # Each pending change trailed one entry (`undo` forgets them), so they are the
+        # trail's last ones.
+        self.origin = len(store.trail) - len(store.changed)
         # Anything to do means the domains may differ from the last probed fixpoint.
         probe = self._probing is not None and (bool(store.changed) or any(self._queues))
         try:

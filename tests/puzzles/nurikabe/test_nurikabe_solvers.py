@@ -29,7 +29,7 @@ from twinsolve.core.run import run
 from twinsolve.puzzles.nurikabe import hand, models
 from twinsolve.puzzles.nurikabe import puzzlekit as dataset
 from twinsolve.puzzles.nurikabe import rules as nurikabe
-from twinsolve.search.propagate import LimitReached
+from twinsolve.search.propagate import UNDECIDED, LimitReached
 
 BACKENDS = ("hand", "sat", "cpsat")
 PARTS = 8
@@ -291,3 +291,36 @@ def test_a_thin_sea_is_branched_on_beside_its_shaded_cells():
     assert chosen != plain and any(dom[w] == hand.SHADED for w in nbrs[chosen])
     usual = hand.build(nurikabe.parse("nurikabe 3 3\n3 - -\n- - -\n- - 1\n"))
     assert not usual.islands.thin  # a sea of half the grid: branching anywhere
+
+
+# Many solutions, and an open frontier across the grid after the root.
+OPEN_GRID = ("nurikabe 6 10\n- - - - 5 - - 6 - -\n- - - - - - - - - -\n- - - - - - - - - -\n"
+             "- - - - - 6 - - - -\n- - 4 - - - - - - -\n5 - - - - - - - - -\n")
+
+
+def test_a_search_node_probes_only_near_what_its_decision_changed():
+    """At the root probing tries the whole frontier; once the model searches
+    (`NurikabeModel.search`), a node's pass tries only cells within `FOCUS` steps of a
+    cell its decision narrowed (or whose label it narrowed), though the frontier reaches
+    further."""
+    model = hand.build(nurikabe.parse(OPEN_GRID))
+    assert model.settle() and not model.decided()
+    size, cols, store = model.grid.size, model.grid.cols, model.store
+    cell = model._frontier(store)[0]
+    for searching in (False, True):
+        if searching:
+            model.search()
+        mark = store.mark()
+        store.assign(cell, hand.TRUE)
+        assert model.prop.propagate()
+        changed = {var % size for var, _ in store.trail[mark:]}
+        near = {i for i in range(size)
+                if min(abs(i // cols - c // cols) + abs(i % cols - c % cols)
+                       for c in changed) <= hand.FOCUS}
+        probed = {var for var, _ in model.prop.impact}
+        assert probed and (probed <= near) is searching, searching
+        dom, nbrs = store.dom, model.grid.neighbours
+        frontier = {i for i in range(size)
+                    if dom[i] == UNDECIDED and any(dom[w] != UNDECIDED for w in nbrs[i])}
+        assert frontier - near, "the frontier reaches further"
+        store.undo(mark)

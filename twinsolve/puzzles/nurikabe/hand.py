@@ -83,6 +83,14 @@ node's fixpoint mostly finds nothing, and both children's first passes find
 what it would have. On the janko.at puzzles that branch, 1063_10x10 went from
 2.5 s to 1.5 s and 975_10x10 from 3.5 s to 2.6 s; no puzzle got slower by more
 than the noise.
+And a node's pass tries only the cells within `FOCUS` steps of one its decision
+narrowed, itself or its label (`search`, `Propagator.origin`): a value far from
+the decision held at the parent's pass, and mostly holds again. Against the
+whole frontier, on the janko.at puzzles that branch (`python -m
+benchmarks.nurikabe_perf --backends hand`, before and after at load 1):
+1108_20x15 9.7 s to 4.5 s (968 nodes against 970), 975_10x10 2.45 to 1.8 s (476
+against 442), 756_15x15 2.7 to 2.2 s (10 nodes against 134: the choice of
+branching keeps near the last decision too).
 
 The root is settled first (`NurikabeModel.settle`: propagation, then the
 lookahead); when it decides every cell the solution is the only one and no
@@ -177,6 +185,7 @@ class NurikabeModel:
                                      forcing="forcing" in self.techniques)
         self.lookahead = None
         self.near: list[int] | None = None
+        self.searching = False  # a search's nodes probe near their changes (`search`)
         self._around: dict[int, list[int]] = {}
         if self.probe and "lookahead" in self.techniques:
             self.lookahead = Lookahead(self.prop, self._frontier, shaded_first,
@@ -186,11 +195,28 @@ class NurikabeModel:
 
     def _frontier(self, store: Store) -> list[int]:
         """The cells to probe: undecided cells beside a decided one, ascending; during a
-        lookahead trial only those near its cell (`_focus`)."""
+        lookahead trial only those near its cell (`_focus`), at a search's node only
+        those near what its decision changed (`_changed`)."""
         dom, nbrs = store.dom, self.grid.neighbours
-        cells = range(self.grid.size) if self.near is None else self.near
+        cells = self.near
+        if cells is None:
+            cells = self._changed(store) if self.searching else range(self.grid.size)
         return [i for i in cells
                 if dom[i] == UNDECIDED and any(dom[w] != UNDECIDED for w in nbrs[i])]
+
+    def _changed(self, store: Store) -> list[int]:
+        """The cells within `FOCUS` steps of a cell the propagation under way narrowed
+        (itself or its label, `Propagator.origin`), ascending."""
+        size, near = self.grid.size, set()
+        for cell in {var % size for var, _ in store.trail[self.prop.origin:]}:
+            near.update(self._around_cell(cell))
+        return sorted(near)
+
+    def search(self) -> None:
+        """From now on the propagations are a search's nodes: one probing pass
+        (`NODE_PROBE_PASSES`), near what the node's decision changed."""
+        self.prop.probe_passes = NODE_PROBE_PASSES
+        self.searching = True
 
     def _around_cell(self, cell: int) -> list[int]:
         """The cells within `FOCUS` steps of `cell` (kept: a lookahead meets them again)."""
@@ -314,7 +340,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
 
     def settle() -> bool:
         settled = model.settle()
-        model.prop.probe_passes = NODE_PROBE_PASSES  # the search's nodes, from now on
+        model.search()
         return settled
 
     return solve_by_search(model, limits, deadline, watch, order=shaded_first,
