@@ -4,6 +4,8 @@ level, and the hints (mistakes, next steps, done)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import ROOT
 
@@ -13,6 +15,9 @@ from twinsolve.explain import explain, hint
 from twinsolve.explain.steps import Mistake, Step, decided_items
 from twinsolve.puzzles.chess.hand import prove_unique
 from twinsolve.puzzles.lightsout.rules import press_effect
+from twinsolve.puzzles.nurikabe import explain as nurikabe_explain
+from twinsolve.puzzles.nurikabe import rules as nurikabe
+from twinsolve.search.propagate import IS_FALSE, IS_TRUE
 
 
 def _load(puzzle: str, name: str):
@@ -136,3 +141,48 @@ def test_nurikabe_cites_the_sea_edge_budget_and_it_agrees_with_the_answer():
         for item, value in step.decided:
             r, c = _cell(item)
             assert value == int(shaded[r][c]), (item, value)  # 1: shaded
+
+
+# Small Nurikabe grids with several answers (2, 4 and 12 of them).
+SMALL_NURIKABE = ("nurikabe 3 4\n3 - - -\n- - - -\n- - - 2\n",
+                  "nurikabe 4 4\n3 - - -\n- - - -\n- - - -\n- - - 4\n",
+                  "nurikabe 3 4\n- - - -\n- 5 - -\n- - - -\n")
+
+
+@pytest.mark.parametrize("text", SMALL_NURIKABE)
+def test_nurikabe_completions_are_exact_with_a_trial_after_the_root(text):
+    """The answer search a bifurcation step refutes with (`explain._completion`: the
+    known cells settled as hand's root, then the trial cell's value) finds an answer
+    exactly when one of every shading `verify` accepts keeps the known cells and the
+    trial; the known cells taken from one answer, the trial either value of a cell."""
+    instance = parse_text(text)
+    cells = instance.rows * instance.cols
+    answers = [bits for bits in range(1 << cells)
+               if not nurikabe.verify(instance, {"shaded": _rows(bits, instance.cols,
+                                                                  instance.rows)})]
+    assert answers
+    rng = random.Random(text)
+    refuted = 0
+    for _ in range(12):
+        answer = rng.choice(answers)
+        known = {v: _mask(answer >> v & 1) for v in rng.sample(range(cells), cells // 3)}
+        cell = rng.choice([v for v in range(cells) if v not in known])
+        for value in (0, 1):
+            fits = [bits for bits in answers if bits >> cell & 1 == value
+                    and all(_mask(bits >> v & 1) == m for v, m in known.items())]
+            found = nurikabe_explain._completion(instance, known, (cell, _mask(value)))
+            assert (found is not None) == bool(fits), (known, cell, value)
+            if found is not None:
+                bits = sum(shaded << v for v, shaded in enumerate(found))
+                assert bits in fits
+            refuted += found is None
+    assert refuted  # the trials include refuted ones
+
+
+def _rows(bits: int, cols: int, rows: int) -> list[str]:
+    return ["".join(str(bits >> (r * cols + c) & 1) for c in range(cols)) for r in range(rows)]
+
+
+def _mask(shaded: int) -> int:
+    """A cell's domain mask (`search.propagate`): shaded is TRUE."""
+    return IS_TRUE if shaded else IS_FALSE
