@@ -300,7 +300,7 @@ OPEN_GRID = ("nurikabe 6 10\n- - - - 5 - - 6 - -\n- - - - - - - - - -\n- - - - -
 
 def test_a_search_node_probes_only_near_what_its_decision_changed():
     """At the root probing tries the whole frontier; once the model searches
-    (`NurikabeModel.search`), a node's pass tries only cells within `FOCUS` steps of a
+    (`NurikabeModel.enter_search`), a node's pass tries only cells within `FOCUS` steps of a
     cell its decision narrowed (or whose label it narrowed), though the frontier reaches
     further."""
     model = hand.build(nurikabe.parse(OPEN_GRID))
@@ -309,7 +309,7 @@ def test_a_search_node_probes_only_near_what_its_decision_changed():
     cell = model._frontier(store)[0]
     for searching in (False, True):
         if searching:
-            model.search()
+            model.enter_search()
         mark = store.mark()
         store.assign(cell, hand.TRUE)
         assert model.prop.propagate()

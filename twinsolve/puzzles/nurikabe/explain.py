@@ -367,7 +367,7 @@ def _completion(instance: Instance, known: dict[int, int],
             store.restrict(*trial)
     except Contradiction:
         return None
-    model.search()
+    model.enter_search()
     found = search(model.prop, choose=model.choose, order=shaded_first, max_solutions=1,
                    node_limit=_SEARCH_NODES)
     if not found.solutions:

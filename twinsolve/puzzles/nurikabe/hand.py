@@ -84,7 +84,7 @@ what it would have. On the janko.at puzzles that branch, 1063_10x10 went from
 2.5 s to 1.5 s and 975_10x10 from 3.5 s to 2.6 s; no puzzle got slower by more
 than the noise.
 And a node's pass tries only the cells within `FOCUS` steps of one its decision
-narrowed, itself or its label (`search`, `Propagator.origin`): a value far from
+narrowed, itself or its label (`enter_search`, `Propagator.origin`): a value far from
 the decision held at the parent's pass, and mostly holds again. Against the
 whole frontier, on the janko.at puzzles that branch (`python -m
 benchmarks.nurikabe_perf --backends hand`, before and after at load 1):
@@ -185,7 +185,7 @@ class NurikabeModel:
                                      forcing="forcing" in self.techniques)
         self.lookahead = None
         self.near: list[int] | None = None
-        self.searching = False  # a search's nodes probe near their changes (`search`)
+        self.searching = False  # a search's nodes probe near their changes (`enter_search`)
         self._around: dict[int, list[int]] = {}
         if self.probe and "lookahead" in self.techniques:
             self.lookahead = Lookahead(self.prop, self._frontier, shaded_first,
@@ -212,7 +212,7 @@ class NurikabeModel:
             near.update(self._around_cell(cell))
         return sorted(near)
 
-    def search(self) -> None:
+    def enter_search(self) -> None:
         """From now on the propagations are a search's nodes: one probing pass
         (`NODE_PROBE_PASSES`), near what the node's decision changed."""
         self.prop.probe_passes = NODE_PROBE_PASSES
@@ -340,7 +340,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
 
     def settle() -> bool:
         settled = model.settle()
-        model.search()
+        model.enter_search()
         return settled
 
     return solve_by_search(model, limits, deadline, watch, order=shaded_first,
