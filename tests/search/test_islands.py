@@ -390,6 +390,40 @@ def test_completions_filtered_from_a_base_are_those_grown_afresh(monkeypatch, se
     assert reused > 50
 
 
+@pytest.mark.parametrize("searches", sampled([8, 20]))  # the second under `slow`
+def test_a_run_skipped_for_no_news_would_have_found_nothing(monkeypatch, searches):
+    """An island's rule skips a run when nothing it reads changed since its last run in
+    the current line of the search (`_Island._news`, through `propagate.Since`): along
+    searches with probing on random 5x5 grids, every run skipped so, made afresh on a
+    copy of the store (the same rule, with no run remembered), narrows nothing and finds
+    no contradiction; and runs are skipped."""
+    import copy
+
+    from twinsolve.search import islands as module
+    from twinsolve.search.propagate import Since, Store
+
+    cls = module._Island
+    news = cls._news
+    skipped = 0
+
+    def checked(self, store):
+        nonlocal skipped
+        if news(self, store):
+            return True
+        skipped += 1
+        fresh = copy.copy(self)
+        fresh.since = Since()
+        scratch = Store(())
+        scratch.dom = list(store.dom)
+        fresh(scratch)  # a Contradiction fails the test
+        assert scratch.trail == [], "a skipped run would have narrowed"
+        return False
+
+    monkeypatch.setattr(cls, "_news", checked)
+    random_searches(random.Random("no news"), searches)
+    assert skipped > 50
+
+
 def checked_afresh(monkeypatch, cls, name: str, seed: str, searches: int, *, mark, forget,
                    agree, kept) -> int:
     """Run `random_searches` with `cls.name` (a rule's part that keeps work between calls)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import twinsolve
@@ -95,3 +95,42 @@ def test_no_private_state_of_the_engine_is_read_by_it_or_by_its_callers():
     offending = [line for path in [Path(propagate.__file__), *users]
                  for line in _private_reads(path)]
     assert offending == []
+
+
+# The same change made again after an undo is another change (an equal trail entry).
+@example([("open", 0, 0), ("narrow", 0, 1), ("mark", 0, 0), ("back", 0, 0),
+          ("narrow", 0, 1), ("ask", 0, 0)])
+@given(st.lists(st.tuples(st.sampled_from(["narrow", "open", "back", "mark", "ask"]),
+                          st.integers(0, 1), st.sampled_from([1, 3, 6])), max_size=60))
+def test_since_gives_the_changes_after_the_last_run_still_on_the_line(steps):
+    """`Since` against a plain model: each trail entry gets a serial number, a run's mark
+    keeps the serials of the trail before it, and a mark stands while the trail still
+    starts with them; the changes asked for are the trail's entries after the last mark
+    that stands (None when none does), in the order they were made."""
+    store = Store.uniform(4, range(3))
+    since = propagate.Since()
+    serials: list[int] = []  # one per trail entry, as the model numbers them
+    made = 0
+    marks: list[list[int]] = []  # the model's marks: the serials before each
+    opened: list[int] = []  # the store marks to go back to
+
+    def expected():
+        standing = [m for m in marks if serials[:len(m)] == m]
+        return None if not standing else store.trail[len(standing[-1]):]
+
+    for kind, var, mask in steps:
+        if kind == "narrow" and store.dom[var] & mask and store.dom[var] & ~mask:
+            store.restrict(var, mask)
+            serials.append(made)
+            made += 1
+        elif kind == "open":
+            opened.append(store.mark())
+        elif kind == "back" and opened:
+            store.undo(opened.pop())
+            del serials[len(store.trail):]
+        elif kind == "mark":
+            assert since.changes(store) == expected()
+            since.mark(store)
+            marks.append(list(serials))
+        elif kind == "ask":
+            assert since.changes(store) == expected()

@@ -19,7 +19,9 @@ variables (or all); a change to a watched variable queues the rule once, and
 `propagate()` runs queued rules, lowest `priority` first (cheap local rules
 before expensive global ones), until nothing changes. Rules must be
 idempotent and keep no state of their own: after `undo` they recompute
-from the domains.
+from the domains (what a rule keeps is a cache of them; `Since` tells it
+which changes came since its last run in the current line of the search,
+so it can skip a run that none of them concerns).
 
 Probing (`enable_probing`, off by default): at a fixpoint, each candidate
 variable's values are tried in turn, each propagated on the trail and
@@ -102,7 +104,7 @@ from ..core.time_limit import checkpoint
 if TYPE_CHECKING:
     from ..core.limits import Limits
 
-__all__ = ["Contradiction", "LimitReached", "Store", "Propagator", "Rule", "SolveResult",
+__all__ = ["Contradiction", "LimitReached", "Store", "Since", "Propagator", "Rule", "SolveResult",
            "search", "most_constrained", "force", "mask_of", "values_of", "value_of", "span_of",
            "FALSE", "TRUE", "IS_FALSE", "IS_TRUE", "UNDECIDED"]
 
@@ -252,6 +254,59 @@ class Store:
             v, old = trail.pop()
             dom[v] = old
         self.changed.clear()
+
+
+class Since:
+    """Where on a store's trail a rule's last run began, in the current line of the
+    search: so the rule can read what changed since (`changes`) and skip a run that
+    none of it concerns.
+
+    Why it is exact: the trail grows and shrinks at its end only (`Store.undo`), and
+    each entry is a tuple made when its change was, so a position p recorded with the
+    trail's entry p - 1 still stands exactly when that entry is the very tuple
+    recorded (identity: an equal change made after an undo is another tuple, and the
+    one recorded is kept alive here, so no other object takes its place). A search
+    runs the rule again deeper down, so positions are kept as a stack, ascending; the
+    ones an undo left behind are dropped as they are met.
+
+    >>> store = Store.booleans(3)
+    >>> since = Since()
+    >>> since.changes(store) is None  # never ran: everything may be news
+    True
+    >>> since.mark(store); mark = store.mark(); store.assign(1, TRUE)
+    True
+    >>> since.changes(store)
+    [(1, 3)]
+    >>> store.undo(mark); store.assign(2, TRUE)
+    True
+    >>> since.changes(store)  # the line went back to the mark: only the new change
+    [(2, 3)]
+    """
+
+    __slots__ = ("marks",)
+
+    def __init__(self) -> None:
+        self.marks: list[tuple[int, tuple[int, int] | None]] = []
+
+    def changes(self, store: Store) -> list[tuple[int, int]] | None:
+        """The trail entries (variable, mask before) since the last `mark` that still
+        stands, oldest first; None when none does."""
+        trail, marks = store.trail, self.marks
+        size = len(trail)
+        while marks:
+            at, entry = marks[-1]
+            if at <= size and (at == 0 or trail[at - 1] is entry):
+                return trail[at:]
+            marks.pop()
+        return None
+
+    def mark(self, store: Store) -> None:
+        """Record the trail's end as the start of a run; call `changes` first (it drops
+        the marks an undo left behind, so the stack stays ascending)."""
+        trail = store.trail
+        at = len(trail)
+        if not self.marks or self.marks[-1][0] != at:
+            self.marks.append((at, trail[at - 1] if at else None))
 
 
 def mask_of(values: Iterable[int]) -> int:
