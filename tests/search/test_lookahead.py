@@ -115,3 +115,35 @@ def test_learning_keeps_what_a_trial_implied_as_a_rule():
         assert lookahead.trials == 2 and lookahead.learned == learned
         prop.store.restrict(X, IS_FALSE)
         assert prop.propagate() and prop.store.dom[A] == after, learn
+
+
+def test_a_removal_probed_near_its_changes_still_ends_at_a_whole_fixpoint():
+    """With `near`, the lookahead's removal of x0 = 1 propagates while the caller probes
+    nothing (here: no cell is near); x0 = 0 then makes x3 = 1 a contradiction that only
+    probing finds, so the lookahead's closing pass over every candidate finds it, and
+    the store ends where a lookahead probing everything after each removal ends."""
+
+    def ended(near: bool) -> list[int]:
+        store = Store.booleans(4)
+        prop = Propagator(store)
+
+        def rules(s):
+            if s.value(2) == 0:
+                s.restrict(0, IS_FALSE)
+                s.restrict(1, IS_FALSE)
+            if s.value(0) == 1 and s.value(1) is not None:
+                raise Contradiction
+            if s.value(0) == 0 and s.value(3) == 1:
+                raise Contradiction
+
+        prop.add_rule(rules)
+        calls: list[bool] = []
+        prop.enable_probing(lambda s: [] if calls and calls[-1] else
+                            [v for v in range(4) if s.dom[v] == UNDECIDED])
+        assert prop.propagate() and store.dom == [UNDECIDED] * 4
+        lookahead = Lookahead(prop, lambda s: [0, 1, 2], near=calls.append if near else None)
+        assert lookahead.run() is True
+        assert calls == ([True, False] if near else [])
+        return store.dom
+
+    assert ended(near=True) == ended(near=False) == [IS_FALSE, UNDECIDED, UNDECIDED, IS_FALSE]

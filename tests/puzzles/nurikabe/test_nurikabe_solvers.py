@@ -145,6 +145,26 @@ def test_the_lookaheads_learning_settles_753_at_the_root(corpus):
             assert model.solution(model.store.solution()) == expected
 
 
+def test_the_lookaheads_removals_probe_near_their_changes_and_the_root_ends_whole(corpus):
+    """1108_20x15 (the root stays undecided): each removal of the lookahead propagates with
+    probing near what it changed only (`Lookahead`'s `near`, the model's `nearby`), and
+    the settled root is still a whole fixpoint: every rule run again and a probing pass
+    over the whole frontier narrow nothing. (Here the lookahead's first closing pass over
+    the whole frontier finds more, so without it the root would not be whole.)"""
+    model = hand.build(dict(janko(corpus))["1108_20x15"])
+    switched: list[bool] = []
+    near = model.lookahead.near
+    model.lookahead.near = lambda on: (switched.append(on), near(on))
+    assert model.settle() and not model.decided()
+    assert switched and switched == [True, False] * (len(switched) // 2)
+    assert not model.nearby
+    store = model.store
+    mark = store.mark()
+    model.prop.schedule_all()
+    assert model.prop.propagate() and store.mark() == mark
+    assert model.prop.impact, "the pass probed"
+
+
 # Two solutions: the 2 takes the cell right of it or the one below.
 TWO = "nurikabe 2 2\n2 -\n- -\n"
 

@@ -63,7 +63,9 @@ its `Propagator`, cheapest first:
   level deeper (`search.lookahead`): each propagates with probing, so a
   value falls when every way probing continues from it fails; at most
   `LOOKAHEAD_TRIALS` trials, and `LOOKAHEAD_PATIENCE` in a row that remove
-  nothing (numbers, so every machine gives the same answer).
+  nothing (numbers, so every machine gives the same answer). A removal
+  propagates probing only near what it changed (`nearby`), and a probing
+  pass over the whole frontier closes the lookahead (`Lookahead`'s `near`).
 - `learning` (with the lookahead): what each of its trials that holds
   implied ("this cell shaded, probing makes those cells land") is kept as a
   rule (`search.implication`, learned at the root, so true of every
@@ -185,22 +187,25 @@ class NurikabeModel:
                                      forcing="forcing" in self.techniques)
         self.lookahead = None
         self.near: list[int] | None = None
-        self.searching = False  # a search's nodes probe near their changes (`enter_search`)
+        # Probing keeps near what the propagation under way changed (`_changed`): at a
+        # search's nodes (`enter_search`), and while a lookahead's removal propagates.
+        self.nearby = False
         self._around: dict[int, list[int]] = {}
         if self.probe and "lookahead" in self.techniques:
             self.lookahead = Lookahead(self.prop, self._frontier, shaded_first,
                                        LOOKAHEAD_TRIALS, self._focus, LOOKAHEAD_PATIENCE,
                                        forcing="forcing" in self.techniques,
-                                       learn="learning" in self.techniques)
+                                       learn="learning" in self.techniques,
+                                       near=self._nearby)
 
     def _frontier(self, store: Store) -> list[int]:
         """The cells to probe: undecided cells beside a decided one, ascending; during a
-        lookahead trial only those near its cell (`_focus`), at a search's node only
-        those near what its decision changed (`_changed`)."""
+        lookahead trial only those near its cell (`_focus`), at a search's node and while
+        a lookahead's removal propagates only those near what changed (`_changed`)."""
         dom, nbrs = store.dom, self.grid.neighbours
         cells = self.near
         if cells is None:
-            cells = self._changed(store) if self.searching else range(self.grid.size)
+            cells = self._changed(store) if self.nearby else range(self.grid.size)
         return [i for i in cells
                 if dom[i] == UNDECIDED and any(dom[w] != UNDECIDED for w in nbrs[i])]
 
@@ -216,7 +221,12 @@ class NurikabeModel:
         """From now on the propagations are a search's nodes: one probing pass
         (`NODE_PROBE_PASSES`), near what the node's decision changed."""
         self.prop.probe_passes = NODE_PROBE_PASSES
-        self.searching = True
+        self.nearby = True
+
+    def _nearby(self, on: bool) -> None:
+        """The lookahead's `near`: its removals propagate probing near what they changed
+        (the root is settled before a search, so off again is off)."""
+        self.nearby = on
 
     def _around_cell(self, cell: int) -> list[int]:
         """The cells within `FOCUS` steps of `cell` (kept: a lookahead meets them again)."""
