@@ -30,6 +30,8 @@ from twinsolve.search.propagate import (
     UNDECIDED,
     Contradiction,
     Propagator,
+    Since,
+    Store,
     search,
 )
 
@@ -326,16 +328,21 @@ def test_a_survey_kept_for_a_state_is_the_survey_that_state_gets_afresh(monkeypa
     searches with probing on random 5x5 grids, every survey it answers from what it kept
     is the one a survey with nothing kept makes, and it does answer so (the key holds
     all the survey reads: a state met again may differ elsewhere, even beside the
-    island's land). Each survey is made twice: the default run makes the first 8
-    searches of the 20."""
+    island's land). Its sets of cells are updated from the last survey's by the cells
+    changed since, here whenever it can (`_CHANGE_COST` 0), and agree with a pass over
+    the area. Each survey is made twice: the default run makes the first 8 searches of
+    the 20."""
     from twinsolve.search import islands as module
 
+    monkeypatch.setattr(module, "_CHANGE_COST", 0)
+
     def forget(fresh):
-        fresh.cache = {}
+        fresh.cache, fresh.since = {}, Since()  # nothing kept: a pass over the area
 
     def agree(kept, fresh, region, again):
         assert (region.part, region.reach, region.owned, region.labelled) == (
             again.part, again.reach, again.owned, again.labelled)
+        assert kept.since.marks[-1][2] == fresh.since.marks[-1][2]  # the sets of cells read
 
     reused = checked_afresh(monkeypatch, module._Survey, "__call__", "kept surveys", searches,
                             mark=lambda survey: len(survey.cache), forget=forget, agree=agree,
@@ -400,7 +407,6 @@ def test_a_run_skipped_for_no_news_would_have_found_nothing(monkeypatch, searche
     import copy
 
     from twinsolve.search import islands as module
-    from twinsolve.search.propagate import Since, Store
 
     cls = module._Island
     news = cls._news
@@ -481,9 +487,16 @@ def test_a_survey_enters_no_orphan_land_that_touches_another_islands_land():
     survey = _Survey(islands, 0)
     a, b = 2, 4  # the labels of the 3 (clue 0) and of the 1 (clue 1)
     apart = [LAND, UNDECIDED, LAND, UNDECIDED, a, a | b | SEA_LABEL, a | b, b | SEA_LABEL]
-    assert survey(apart, [0], 0b1, 2).reach == 0b0111
+    assert survey(stored(apart), [0], 0b1, 2).reach == 0b0111
     touching = apart[:3] + [LAND] + apart[4:7] + [b]
-    assert survey(touching, [0], 0b1, 2).reach == 0b0011
+    assert survey(stored(touching), [0], 0b1, 2).reach == 0b0011
+
+
+def stored(domains: list[int]) -> Store:
+    """A store holding `domains` as they are."""
+    store = Store(())
+    store.dom = list(domains)
+    return store
 
 
 # ---------------------------------------------------------------- the sea's edge budget

@@ -134,3 +134,16 @@ def test_since_gives_the_changes_after_the_last_run_still_on_the_line(steps):
             marks.append(list(serials))
         elif kind == "ask":
             assert since.changes(store) == expected()
+
+
+def test_since_forgets_its_marks_when_asked_of_another_store():
+    """Marks are positions on one store's trail: asked of another store, `Since` has no
+    mark that stands (the other store's changes are not news of the first)."""
+    first, second = Store.booleans(2), Store.booleans(2)
+    since = propagate.Since()
+    since.changes(first)
+    since.mark(first, "first")
+    first.assign(0, TRUE)
+    assert since.changes(first) == [(0, UNDECIDED)] and since.note == "first"
+    assert since.changes(second) is None and since.note is None
+    assert since.changes(first) is None  # forgotten

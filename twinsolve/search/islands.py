@@ -138,6 +138,7 @@ SEA_LABEL = 1  # a label's domain mask holding only 0: no island, sea
 # run: the common case of few shapes is cheap, and many shapes tell little).
 SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM = 300, 150, 5
 _POCKET = 6  # cells a completion's check floods, at most, to find sea walled off
+_CHANGE_COST = 4  # a changed cell costs a survey's sets about four cells of a pass
 _CACHE = 20000  # results an island's rule keeps before starting afresh
 # Reaches an island keeps before starting afresh: fewer than the rules' results, as a
 # reach is dear to keep (a few grid-sized integers) and met again soon or seldom. With
@@ -760,7 +761,7 @@ class _Island:
         if not self.reach:
             self._closed(store, part)
             return
-        region = self.survey(dom, part, self.parts.mask(), room)
+        region = self.survey(store, part, self.parts.mask(), room)
         if room is not None and (len(part) + len(region.owned) > self.number
                                  or region.reach.bit_count() < self.number):
             raise Contradiction  # too much land it must take in, or too few cells to reach
@@ -950,31 +951,26 @@ class _Survey:
     met a state already surveyed). What it reads, and so the key: its land part
     and room, the cells labelled `bit` (which of them are land, which only its
     own) and the land beside those land cells (another island's, which an orphan
-    part may not touch). A few integers, made by one pass over the area; at most
-    `_SURVEYS` regions are kept, then the cache starts afresh.
+    part may not touch). A few integers, made by one pass over the area, or from those
+    of its last survey in the current line of the search and the cells changed since
+    (`propagate.Since`), when they are fewer (a large island's area is most of the
+    grid, and a trial changes a few cells); at most `_SURVEYS` regions are kept, then
+    the cache starts afresh.
     """
 
-    __slots__ = ("n", "land", "bit", "area", "board", "cache")
+    __slots__ = ("n", "land", "bit", "area", "board", "cache", "since")
 
     def __init__(self, islands: Islands, k: int) -> None:
         self.n, self.land, self.bit = islands.grid.size, islands.land, 2 << k
         self.area, self.board = islands.areas[k], islands.board
         self.cache: dict[tuple[int, ...], _Region] = {}
+        self.since = Since()  # noted with `_sets` of the last survey in this line
 
-    def __call__(self, dom: Sequence[int], part: list[int], start: int, room: int | None
+    def __call__(self, store: Store, part: list[int], start: int, room: int | None
                  ) -> _Region:
         """The region of the island whose land `part` is `start` as a set."""
-        n, land, bit, board = self.n, self.land, self.bit, self.board
-        labelled = lands = exact = 0
-        for v in self.area:
-            label = dom[n + v]
-            if label & bit:
-                cell = 1 << v
-                labelled |= cell
-                if dom[v] == land:
-                    lands |= cell
-                    if label == bit:
-                        exact |= cell
+        dom, land, board = store.dom, self.land, self.board
+        labelled, lands, exact = self._sets(store)
         rim = 0  # land beside `lands`, not labelled `bit` (or beyond the area)
         for x in values_of(board.around(lands)):
             if dom[x] == land:
@@ -988,6 +984,40 @@ class _Survey:
             region = _Region(part, reach, values_of(owned) if owned else [], labelled)
             _remember(self.cache, key, region, _SURVEYS)
         return region
+
+    def _sets(self, store: Store) -> tuple[int, int, int]:
+        """The cells labelled `bit`, those of them that are land, and those of these only
+        it may own, as `Bitboard` integers: updated from the last survey's (in this line
+        of the search) by the cells changed since, when they are fewer than the area's
+        cells over `_CHANGE_COST`, else by a pass over the area."""
+        dom, n, land, bit, since = store.dom, self.n, self.land, self.bit, self.since
+        changes = since.changes(store)
+        if changes is not None and _CHANGE_COST * len(changes) < len(self.area):
+            labelled, lands, exact = since.note
+            for v, _ in changes:
+                cell = v - n if v >= n else v
+                label, one = dom[n + cell], 1 << cell
+                if label & bit and dom[cell] == land:
+                    labelled |= one
+                    lands |= one
+                    exact = exact | one if label == bit else exact & ~one
+                else:
+                    lands &= ~one
+                    exact &= ~one
+                    labelled = labelled | one if label & bit else labelled & ~one
+        else:
+            labelled = lands = exact = 0
+            for v in self.area:
+                label = dom[n + v]
+                if label & bit:
+                    one = 1 << v
+                    labelled |= one
+                    if dom[v] == land:
+                        lands |= one
+                        if label == bit:
+                            exact |= one
+        since.mark(store, (labelled, lands, exact))
+        return labelled, lands, exact
 
     def _reach(self, start: int, budget: int, labelled: int, lands: int, rim: int) -> int:
         """The cells reached from `start` within `budget` cells; the class docstring."""
@@ -1076,7 +1106,7 @@ class _Shapes:
         room = self.number - len(part)
         if room <= 0 or room > self.maxroom:
             return  # complete (or too large): the island's bounds say what follows
-        region = self.survey(dom, part, self.parts.mask(), room)
+        region = self.survey(store, part, self.parts.mask(), room)
         found = self._completions(dom, region)
         if found is None:
             return

@@ -267,7 +267,10 @@ class Since:
     recorded (identity: an equal change made after an undo is another tuple, and the
     one recorded is kept alive here, so no other object takes its place). A search
     runs the rule again deeper down, so positions are kept as a stack, ascending; the
-    ones an undo left behind are dropped as they are met.
+    ones an undo left behind are dropped as they are met. The marks are on one store's
+    trail: asked of another store, it forgets them. A mark may keep a `note`: what the
+    rule read there, which the next `changes` gives back (a rule updates it by the
+    changes instead of reading the store afresh).
 
     >>> store = Store.booleans(3)
     >>> since = Since()
@@ -283,30 +286,45 @@ class Since:
     [(2, 3)]
     """
 
-    __slots__ = ("marks",)
+    __slots__ = ("marks", "note", "trail")
 
     def __init__(self) -> None:
-        self.marks: list[tuple[int, tuple[int, int] | None]] = []
+        # (trail position, the trail's entry before it, the note kept with it)
+        self.marks: list[tuple[int, tuple[int, int] | None, Any]] = []
+        self.note: Any = None  # the note of the mark `changes` last found
+        self.trail: list[tuple[int, int]] | None = None  # the trail the marks are on
 
     def changes(self, store: Store) -> list[tuple[int, int]] | None:
         """The trail entries (variable, mask before) since the last `mark` that still
-        stands, oldest first; None when none does."""
+        stands, oldest first, its note in `note`; None when none stands (or the store is
+        another than the marks were made on: they are forgotten)."""
         trail, marks = store.trail, self.marks
+        if trail is not self.trail:
+            marks.clear()
+            self.trail = trail
         size = len(trail)
         while marks:
-            at, entry = marks[-1]
+            at, entry, note = marks[-1]
             if at <= size and (at == 0 or trail[at - 1] is entry):
+                self.note = note
                 return trail[at:]
             marks.pop()
+        self.note = None
         return None
 
-    def mark(self, store: Store) -> None:
-        """Record the trail's end as the start of a run; call `changes` first (it drops
-        the marks an undo left behind, so the stack stays ascending)."""
-        trail = store.trail
+    def mark(self, store: Store, note: Any = None) -> None:
+        """Record the trail's end as the start of a run, with a `note` of what it read
+        there (the next `changes` gives it back); call `changes` first (it drops the
+        marks an undo left behind, so the stack stays ascending)."""
+        trail, marks = store.trail, self.marks
+        if trail is not self.trail:
+            marks.clear()
+            self.trail = trail
         at = len(trail)
-        if not self.marks or self.marks[-1][0] != at:
-            self.marks.append((at, trail[at - 1] if at else None))
+        if marks and marks[-1][0] == at:
+            marks[-1] = (at, marks[-1][1], note)
+        else:
+            marks.append((at, trail[at - 1] if at else None, note))
 
 
 def mask_of(values: Iterable[int]) -> int:
