@@ -19,7 +19,7 @@ from conftest import sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twinsolve.search.grid import Grid
+from twinsolve.search.grid import Grid, LowLink
 from twinsolve.search.propagate import (
     FALSE,
     IS_FALSE,
@@ -202,3 +202,39 @@ def test_region_connected_run_after_run_finds_what_a_fresh_one_finds(examples):
             if got is None:
                 store.undo(marks.pop())
     check()
+
+
+def test_region_connected_counts_a_trials_news_from_the_fixpoint_it_started_from():
+    """Two probing-like trials from one fixpoint: the first blocks a cell (a search),
+    and once it is undone, the second's only news is a member beside a member of the
+    fixpoint, so it skips the search, though its cells differ from the first trial's
+    (`propagate.Since`: the last run in the current line, not the last run)."""
+    grid = Grid(3, 3)
+    rule = RegionConnected(grid, IS_TRUE)
+    store = Store.booleans(grid.size)
+    store.restrict(0, IS_TRUE)
+    rule.lowlink = counted = _Counted(grid.neighbours)
+    rule(store)
+    assert counted.searches == 1  # the fixpoint's run
+    mark = store.mark()
+    store.restrict(4, IS_FALSE)  # a trial blocks the centre
+    rule(store)
+    assert counted.searches == 2
+    store.undo(mark)
+    store.restrict(1, IS_TRUE)  # another trial: a member beside cell 0
+    rule(store)
+    assert counted.searches == 2, "no search: its news is a member beside a member"
+
+
+class _Counted(LowLink):
+    """A `LowLink` counting its searches."""
+
+    __slots__ = ("searches",)
+
+    def __init__(self, neighbours) -> None:
+        super().__init__(neighbours)
+        self.searches = 0
+
+    def run(self, *args):
+        self.searches += 1
+        return super().run(*args)

@@ -42,9 +42,10 @@ subtree: a cut vertex separates member cells exactly when it cuts a member
 cell off from the root, because the root is on the other side. Both cost
 O(cells) a run, so a puzzle registers them after its local rules (a higher
 `priority`, `region_rules` does), watching every cell. `RegionConnected`
-keeps the cells its last run left and skips a run whose only news is members
-beside members of then (`RegionConnected._same`): a probe that shades a cell
-beside the sea, the commonest event, costs it no search.
+keeps the cells its last run in the current line of the search left
+(`propagate.Since`) and skips a run whose only news is members beside members
+of then (`RegionConnected._same`): a probe that shades a cell beside the sea,
+the commonest event, costs it no search, whatever the probes before it did.
 
 `hole_free_region(grid)` gives all of them for one region and its
 complement: the region connected, its complement reaching the border, no
@@ -69,7 +70,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .grid import Grid, LowLink
-from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Store
+from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Since, Store
 
 __all__ = ["RegionConnected", "ReachesBorder", "NoCheckerboard", "NoUniformBlock", "blocks",
            "hole_free_region", "changed_cells", "GLOBAL_PRIORITY"]
@@ -105,7 +106,7 @@ class RegionConnected:
     puzzle's easier levels); `nonempty=False` allows a region of no cells.
     """
 
-    __slots__ = ("lowlink", "size", "member", "blocked", "cuts", "nonempty", "seen")
+    __slots__ = ("lowlink", "size", "member", "blocked", "cuts", "nonempty", "since")
 
     def __init__(self, grid: Grid, member: int = IS_TRUE, *, cuts: bool = True,
                  nonempty: bool = True) -> None:
@@ -114,20 +115,24 @@ class RegionConnected:
         self.member, self.blocked = member, _other(member)
         self.cuts = cuts
         self.nonempty = nonempty
-        self.seen: tuple[bytes, int] | None = None  # the cells after the last run (`_same`)
+        # Its last run in the current line of the search, noted with the cells it left
+        # (`_same`)
+        self.since = Since()
 
     def __call__(self, store: Store) -> None:
         dom = store.dom
         size, member, blocked = self.size, self.member, self.blocked
         cells = bytes(dom[:size])
-        if self._same(cells):
+        since = self.since
+        if since.changes(store) is not None and self._same(cells, since.note):
+            since.mark(store, _packed(cells))  # a fixpoint of the rule: compare from here
             return
         try:
             root = dom.index(member, 0, size)
         except ValueError:  # no member yet: only a region that must exist and cannot fails
             if self.nonempty and UNDECIDED not in dom[:size]:
                 raise Contradiction from None
-            self._keep(cells)
+            since.mark(store, _packed(cells))
             return
         lowlink = self.lowlink
         cuts = lowlink.run(dom, root, blocked, member)
@@ -136,23 +141,23 @@ class RegionConnected:
             for i in cuts:  # each cuts a member cell off from the member root
                 if dom[i] == UNDECIDED:
                     store.restrict(i, member)
-        self._keep(bytes(dom[:size]))  # what the run left, its own narrowings included
+        # What the run left, its own narrowings included (the mark found above still
+        # stands: the trail only grew since).
+        since.mark(store, _packed(bytes(dom[:size])))
 
-    def _keep(self, cells: bytes) -> None:
-        """Remember `cells` as the state after a run, and as one integer for `_same`."""
-        self.seen = (cells, int.from_bytes(cells, "little"))
-
-    def _same(self, cells: bytes) -> bool:
-        """Whether a run would find nothing: the cells are those after the last run (a
-        fixpoint of this rule) but for new members each beside a member of then.
+    def _same(self, cells: bytes, seen: tuple[bytes, int]) -> bool:
+        """Whether a run would find nothing: the cells are those its last run in this
+        line of the search left (`seen`, a fixpoint of this rule) but for new members
+        each beside a member of then.
 
         Why that suffices: the graph of unblocked cells is the same, so is what the
         root reaches; and a cell whose loss cut a new member x off from the root would
         cut off its old member neighbour too, so the last run forced it already. The
-        changed cells come from `changed_cells`."""
-        if self.seen is None:
-            return False
-        before, packed = self.seen
+        changed cells come from `changed_cells`, the cells themselves compared (not the
+        trail: a caller may set a store's cells to a position it takes as a fixpoint).
+        Why the last run in this line: a probing trial's runs are undone with it, and
+        the next trial's changes are counted from the fixpoint both started from."""
+        before, packed = seen
         member = self.member
         nbrs = self.lowlink.neighbours
         for i in changed_cells(packed, int.from_bytes(cells, "little")):
@@ -161,6 +166,11 @@ class RegionConnected:
             if not any(before[w] == member for w in nbrs[i]):
                 return False
         return True
+
+
+def _packed(cells: bytes) -> tuple[bytes, int]:
+    """A grid's cells as bytes and as one integer (`changed_cells` compares those)."""
+    return cells, int.from_bytes(cells, "little")
 
 
 class ReachesBorder:
