@@ -313,32 +313,6 @@ def test_a_thin_sea_is_branched_on_beside_its_shaded_cells():
     assert not usual.islands.thin  # a sea of half the grid: branching anywhere
 
 
-# A thin sea: a 30 and a 1 on a 6x7 grid, 11 sea cells.
-THIN_GRID = ("nurikabe 6 7\n- - - - - - -\n- - - - - - -\n- - - 30 - - -\n- - - - - - -\n"
-             "- - - - - 1 -\n- - - - - - -\n")
-
-
-def test_a_search_node_probes_the_shaded_value_alone_unless_the_sea_is_thin():
-    """At the root probing tries both values of a cell; at a search's node only the
-    shaded one (`shaded_only`), except in a thin sea, where both still are."""
-    for source, thin in ((THIN_GRID, True), (OPEN_GRID, False)):
-        model = hand.build(nurikabe.parse(source))
-        assert model.islands.thin is thin
-        assert model.settle() and not model.decided()
-        assert {x for _, x in model.prop.impact} == {hand.TRUE, hand.FALSE}
-        store = model.store
-        frontier = model._frontier(store)
-        model.enter_search()
-        tried = set()
-        for cell in frontier:
-            mark = store.mark()
-            store.assign(cell, hand.FALSE)
-            if model.prop.propagate():
-                tried.update(x for _, x in model.prop.impact)
-            store.undo(mark)
-        assert tried == ({hand.TRUE, hand.FALSE} if thin else {hand.TRUE}), source
-
-
 # Many solutions, and an open frontier across the grid after the root.
 OPEN_GRID = ("nurikabe 6 10\n- - - - 5 - - 6 - -\n- - - - - - - - - -\n- - - - - - - - - -\n"
              "- - - - - 6 - - - -\n- - 4 - - - - - - -\n5 - - - - - - - - -\n")

@@ -93,12 +93,10 @@ benchmarks.nurikabe_perf --backends hand`, before and after at load 1):
 1108_20x15 9.7 s to 4.5 s (968 nodes against 970), 975_10x10 2.45 to 1.8 s (476
 against 442), 756_15x15 2.7 to 2.2 s (10 nodes against 134: the choice of
 branching keeps near the last decision too).
-And unless the sea is thin, a node's pass tries the shaded value alone
-(`shaded_only`, which says why; so a node has no probing forcing).
 
 The root is settled first (`NurikabeModel.settle`: propagation, then the
 lookahead); when it decides every cell the solution is the only one and no
-search runs. Branching, shaded first: the cell whose probing trials at
+search runs. Branching, shaded first: the cell whose two probing trials at
 the node narrowed the most (`Propagator.most_impact`, the look-ahead SAT
 solvers' choice: both branches reach far, so a tree searched to the end for
 uniqueness stays small; on the janko.at corpus it cut 1063_10x10 from 468
@@ -137,7 +135,7 @@ from ...search.propagate import (
 from .rules import Instance, clue_cells, solution_from_shaded
 
 __all__ = ["solve", "check_options", "build", "NurikabeModel", "SHADED", "UNSHADED",
-           "TECHNIQUES", "HAND_ONLY", "GRADED", "shaded_first", "shaded_only", "choose_cell"]
+           "TECHNIQUES", "HAND_ONLY", "GRADED", "shaded_first", "choose_cell"]
 
 # A cell's domain mask in the puzzle's words (the engine's Boolean masks); TRUE = shaded.
 SHADED, UNSHADED = IS_TRUE, IS_FALSE
@@ -221,12 +219,9 @@ class NurikabeModel:
 
     def enter_search(self) -> None:
         """From now on the propagations are a search's nodes: one probing pass
-        (`NODE_PROBE_PASSES`), near what the node's decision changed, trying only the
-        shaded value unless the sea is thin (`shaded_only`)."""
+        (`NODE_PROBE_PASSES`), near what the node's decision changed."""
         self.prop.probe_passes = NODE_PROBE_PASSES
         self.nearby = True
-        if self.probe and not self.thin:
-            self.prop.enable_probing(self._frontier, shaded_only)
 
     def _nearby(self, on: bool) -> None:
         """The lookahead's `near`: its removals propagate probing near what they changed
@@ -327,20 +322,6 @@ def choose_cell(store: Store, nbrs: Sequence[Sequence[int]]) -> int | None:
 def shaded_first(store: Store, var: int) -> tuple[int, ...]:
     """The value order of branching and probing: shaded (`TRUE`) first."""
     return (TRUE, FALSE)
-
-
-def shaded_only(store: Store, var: int) -> tuple[int, ...]:
-    """The values a search node's probing tries, unless the sea is thin: shaded alone.
-
-    Why: a node's pass is one pass near its decision, and trying the unshaded value too
-    doubles its cost for little: a cell that must be sea is found by the children below,
-    and the branching choice is as good read off the shaded trials (`most_impact`). On
-    the janko.at puzzles that branch (medians of 3): 1108_20x15 3.56 s (950 nodes) to
-    2.45 s (758), 975_10x10 1.88 s (476) to 1.60 s (442), 976_10x10 unchanged (0.47 s).
-    A thin sea is the exception, where a search grows the sea cell by cell from its
-    edge and its unshaded trials are what decide: 1030_32x32 went from 6.3 s (44 nodes)
-    to 7.4 s (86), so it keeps both."""
-    return (TRUE,)
 
 
 # ---------------------------------------------------------------- solve
