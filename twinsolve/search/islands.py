@@ -122,6 +122,7 @@ from .propagate import (
     Rule,
     Since,
     Store,
+    flags_of,
     span_of,
     values_of,
 )
@@ -839,11 +840,19 @@ class _Island:
                 store.restrict(n + w, ~bit)
 
     def _needed(self, region: _Region) -> list[int]:
-        """The cells it cannot do without (cached per region)."""
+        """The cells it cannot do without (cached per region): all it reaches when they
+        are just its number, else `needed_cells`."""
         key = (region.reach, tuple(region.owned))
         needed = self.cache.get(key)
         if needed is None:
-            needed = needed_cells(self.lowlink, region.cells, self.number, region.owned)
+            total = region.reach.bit_count()
+            if self.number is not None and total < self.number:
+                raise Contradiction  # even every cell it reaches is too few
+            if self.number == total:
+                needed = region.cells
+            else:
+                needed = needed_cells(self.lowlink, region.reach, self.cell, self.number,
+                                      region.owned)
             _remember(self.cache, key, needed, _CACHE)
         return needed
 
@@ -1048,23 +1057,16 @@ class _Survey:
         return reach
 
 
-def needed_cells(lowlink: LowLink, cells: list[int], number: int | None,
+def needed_cells(lowlink: LowLink, region: int, root: int, number: int | None,
                  owned: Sequence[int]) -> list[int]:
-    """The cells of a region (`cells`, the clue first) an island of `number` cells (None:
-    any) in it cannot do without: those whose loss leaves fewer than `number` cells on
-    the clue's side, or cuts an `owned` cell off from it. Contradiction when the region
-    is too small. `lowlink` searches the whole grid's graph, the cells outside the
-    region blocked (cheaper than a graph of the region's own, built per call)."""
-    total = len(cells)
-    if number is not None and total < number:
-        raise Contradiction  # even every cell it reaches is too few
-    if number == total:
-        return cells
-    state = [0] * len(lowlink.neighbours)  # 0: outside, 1: the region, 2: owned
-    for v in cells:
-        state[v] = 1
+    """The cells of a region (`region`, a `Bitboard` integer holding `root`, the clue) an
+    island of `number` cells (None: any) in it cannot do without, ascending: those whose
+    loss leaves fewer than `number` cells on the clue's side, or cuts an `owned` cell
+    off from it. `lowlink` searches the whole grid's graph, the cells outside the region
+    blocked (cheaper than a graph of the region's own, built per call)."""
+    total = region.bit_count()
+    state = flags_of(region, len(lowlink.neighbours))  # 0: outside, 1: the region, 2: owned
     needed = set()
-    root = cells[0]
     if number is not None:
         for v in lowlink.run(state, root, blocked=0, marked=1):
             if total - 1 - lowlink.cut_off(v) < number:
