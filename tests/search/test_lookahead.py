@@ -21,18 +21,19 @@ from twinsolve.search.propagate import (
 )
 
 
+def rules(s: Store) -> None:
+    """The rules of the store above (x0, x1 and x2 of a store of at least three)."""
+    if s.value(2) == 0:
+        s.restrict(0, IS_FALSE)
+        s.restrict(1, IS_FALSE)
+    if s.value(0) == 1 and s.value(1) is not None:
+        raise Contradiction
+
+
 def probed() -> Propagator:
     """The store above, at its root's probing fixpoint (nothing decided)."""
     store = Store.booleans(3)
     prop = Propagator(store)
-
-    def rules(s):
-        if s.value(2) == 0:
-            s.restrict(0, IS_FALSE)
-            s.restrict(1, IS_FALSE)
-        if s.value(0) == 1 and s.value(1) is not None:
-            raise Contradiction
-
     prop.add_rule(rules)
     prop.enable_probing(lambda s: [2, 0, 1] if s.value(2) is None else [0, 1])
     assert prop.propagate() and store.dom == [UNDECIDED] * 3
@@ -127,16 +128,12 @@ def test_a_removal_probed_near_its_changes_still_ends_at_a_whole_fixpoint():
         store = Store.booleans(4)
         prop = Propagator(store)
 
-        def rules(s):
-            if s.value(2) == 0:
-                s.restrict(0, IS_FALSE)
-                s.restrict(1, IS_FALSE)
-            if s.value(0) == 1 and s.value(1) is not None:
-                raise Contradiction
+        def after_x0(s):  # x0 = 0 with x3 = 1 is a contradiction
             if s.value(0) == 0 and s.value(3) == 1:
                 raise Contradiction
 
         prop.add_rule(rules)
+        prop.add_rule(after_x0)
         calls: list[bool] = []
         prop.enable_probing(lambda s: [] if calls and calls[-1] else
                             [v for v in range(4) if s.dom[v] == UNDECIDED])

@@ -133,6 +133,7 @@ def test_since_gives_the_changes_after_the_last_run_still_on_the_line(steps):
             since.mark(store)
             marks.append(list(serials))
         elif kind == "ask":
+            assert since.stands(store) is (expected() is not None)
             assert since.changes(store) == expected()
 
 

@@ -784,18 +784,16 @@ class _Island:
         land of its label narrows that label (the link rules, which run first at a lower
         priority). A big island's area watches most of the grid, and most changes there
         are other islands' (1108_20x15 of the janko.at corpus: seven runs in ten)."""
-        since = self.since
-        changes = since.changes(store)
-        if changes is not None:
-            n, bit, dom = self.n, self.bit, store.dom
-            for v, before in changes:
-                if before & bit if v >= n else dom[n + v] & bit:
-                    break
-            else:
-                since.mark(store)  # no news: the next run counts changes from here
-                return False
-        since.mark(store)
-        return True
+        changes = self.since.changes(store)
+        # This run's start; with no news, where the next run counts changes from.
+        self.since.mark(store)
+        if changes is None:
+            return True
+        n, bit, dom = self.n, self.bit, store.dom
+        for v, before in changes:
+            if before & bit if v >= n else dom[n + v] & bit:
+                return True
+        return False
 
     def _closed(self, store: Store, part: list[int]) -> None:
         """Without `reach`, what a decided grid needs checked: an incomplete island walled
@@ -841,14 +839,12 @@ class _Island:
 
     def _needed(self, region: _Region) -> list[int]:
         """The cells it cannot do without (cached per region): all it reaches when they
-        are just its number, else `needed_cells`."""
+        are just its number (fewer, the caller found a contradiction), else
+        `needed_cells`."""
         key = (region.reach, tuple(region.owned))
         needed = self.cache.get(key)
         if needed is None:
-            total = region.reach.bit_count()
-            if self.number is not None and total < self.number:
-                raise Contradiction  # even every cell it reaches is too few
-            if self.number == total:
+            if self.number == region.reach.bit_count():
                 needed = region.cells
             else:
                 needed = needed_cells(self.lowlink, region.reach, self.cell, self.number,

@@ -107,8 +107,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Contradiction", "LimitReached", "Store", "Since", "Propagator", "Rule", "SolveResult",
            "search", "most_constrained", "force", "mask_of", "values_of", "flags_of", "value_of",
-           "span_of",
-           "FALSE", "TRUE", "IS_FALSE", "IS_TRUE", "UNDECIDED"]
+           "span_of", "FALSE", "TRUE", "IS_FALSE", "IS_TRUE", "UNDECIDED"]
 
 # Boolean variables (module docstring): their values, and the masks of their domain.
 FALSE, TRUE = 0, 1
@@ -300,33 +299,45 @@ class Since:
         """The trail entries (variable, mask before) since the last `mark` that still
         stands, oldest first, its note in `note`; None when none stands (or the store is
         another than the marks were made on: they are forgotten)."""
-        trail, marks = store.trail, self.marks
-        if trail is not self.trail:
-            marks.clear()
-            self.trail = trail
-        size = len(trail)
-        while marks:
-            at, entry, note = marks[-1]
-            if at <= size and (at == 0 or trail[at - 1] is entry):
-                self.note = note
-                return trail[at:]
-            marks.pop()
-        self.note = None
-        return None
+        at = self._standing(store)
+        return None if at is None else store.trail[at:]
+
+    def stands(self, store: Store) -> bool:
+        """Whether a mark still stands, its note in `note` (`changes` without them)."""
+        return self._standing(store) is not None
 
     def mark(self, store: Store, note: Any = None) -> None:
         """Record the trail's end as the start of a run, with a `note` of what it read
-        there (the next `changes` gives it back); call `changes` first (it drops the
-        marks an undo left behind, so the stack stays ascending)."""
-        trail, marks = store.trail, self.marks
-        if trail is not self.trail:
-            marks.clear()
-            self.trail = trail
+        there (the next `changes` gives it back); call `changes` or `stands` first (it
+        drops the marks an undo left behind, so the stack stays ascending)."""
+        trail, marks = self._on(store), self.marks
         at = len(trail)
         if marks and marks[-1][0] == at:
             marks[-1] = (at, marks[-1][1], note)
         else:
             marks.append((at, trail[at - 1] if at else None, note))
+
+    def _standing(self, store: Store) -> int | None:
+        """The position of the last mark that still stands, its note in `note`; the
+        marks above it dropped."""
+        trail, marks = self._on(store), self.marks
+        size = len(trail)
+        while marks:
+            at, entry, note = marks[-1]
+            if at <= size and (at == 0 or trail[at - 1] is entry):
+                self.note = note
+                return at
+            marks.pop()
+        self.note = None
+        return None
+
+    def _on(self, store: Store) -> list[tuple[int, int]]:
+        """The store's trail, the marks forgotten when they were made on another's."""
+        trail = store.trail
+        if trail is not self.trail:
+            self.marks.clear()
+            self.trail = trail
+        return trail
 
 
 def mask_of(values: Iterable[int]) -> int:

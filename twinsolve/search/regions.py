@@ -124,7 +124,7 @@ class RegionConnected:
         size, member, blocked = self.size, self.member, self.blocked
         cells = bytes(dom[:size])
         since = self.since
-        if since.changes(store) is not None and self._same(cells, since.note):
+        if since.stands(store) and self._same(cells, since.note):
             since.mark(store, _packed(cells))  # a fixpoint of the rule: compare from here
             return
         try:
