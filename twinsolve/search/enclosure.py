@@ -193,17 +193,7 @@ class Enclosure:
 
     def _boxes(self, dom: Sequence[int], label: int) -> list[Box] | None:
         """`loop_boxes` of island `label` in the state `dom`."""
-        n, land, sea_mask = self.n, self.land, self.sea
-        known = other = sea = 0  # its known land; cells known not its own; known sea
-        for i in range(n):
-            cell, owners = dom[i], dom[n + i]
-            if cell == sea_mask:
-                sea |= 1 << i
-                other |= 1 << i
-            elif not owners & label:
-                other |= 1 << i  # another island's
-            elif owners == label and cell == land:
-                known |= 1 << i
+        known, other, sea = island_sets(dom, self.n, self.land, label)
         return loop_boxes(self.board, self.rows, self.numbers[label.bit_length() - 2], known,
                           other, sea, self.size)
 
@@ -211,12 +201,38 @@ class Enclosure:
         """Island `label` is the one inside, in one of `boxes`: its label leaves the cells
         outside every interior; with no sea cell spare in any box, the undecided cells
         outside every outer box are land."""
-        dom, n = store.dom, self.n
         interiors, outers = confinement(boxes)
+        confine(store, self.n, self.land, label, interiors, outers)
+
+
+def island_sets(dom: Sequence[int], n: int, land: int, label: int) -> tuple[int, int, int]:
+    """Island `label`'s known land, the cells known not to be its own (sea, or another
+    island's) and the known sea, as `Bitboard` sets, in the state `dom` of n cells and
+    their labels (`land` a land cell's domain mask)."""
+    sea_mask = land ^ UNDECIDED
+    known = other = sea = 0
+    for i in range(n):
+        cell, owners = dom[i], dom[n + i]
+        if cell == sea_mask:
+            sea |= 1 << i
+            other |= 1 << i
+        elif not owners & label:
+            other |= 1 << i  # another island's
+        elif owners == label and cell == land:
+            known |= 1 << i
+    return known, other, sea
+
+
+def confine(store: Store, n: int, land: int, label: int, inside: int,
+            sea_within: int | None = None) -> None:
+    """Island `label` keeps to the cells `inside`: its label leaves every other cell; and
+    when `sea_within` is given every sea cell is in it, so the undecided cells outside it
+    are land."""
+    dom = store.dom
+    for i in range(n):
+        if dom[n + i] & label and not inside >> i & 1:
+            store.restrict(n + i, ~label)
+    if sea_within is not None:
         for i in range(n):
-            if dom[n + i] & label and not interiors >> i & 1:
-                store.restrict(n + i, ~label)
-        if outers is not None:
-            for i in range(n):
-                if dom[i] == UNDECIDED and not outers >> i & 1:
-                    store.restrict(i, self.land)
+            if dom[i] == UNDECIDED and not sea_within >> i & 1:
+                store.restrict(i, land)

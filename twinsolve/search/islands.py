@@ -70,6 +70,11 @@ The rules, by technique (the first two are always on):
   island is too large for any loop of the sea): a loop of sea goes round one of
   the two, so neither fitting in a loop of the sea's size is a contradiction,
   and one alone keeps to the boxes such a loop goes round.
+  And where the sea is smaller than a corner's box of the whole grid
+  (`search.seaspan.SeaSpan`, every clue numbered): the sea reaches one line past
+  each side of an island's box off the grid's edge, and a connected sea spanning
+  w columns and h rows has w + h - 1 cells at least, so each island keeps to the
+  boxes so small a sea can span.
 
 Always: no 2x2 block all sea (`regions.NoUniformBlock`), the sea
 connected (`regions.RegionConnected`, its articulation forcing with `cuts`)
@@ -127,6 +132,7 @@ from .propagate import (
     values_of,
 )
 from .regions import NoUniformBlock, RegionConnected, blocks, changed_cells
+from .seaspan import SeaSpan
 
 __all__ = ["Islands", "TECHNIQUES", "SHAPE_NODES", "SHAPE_LEAVES", "SHAPE_ROOM", "SEA_LABEL",
            "EDGE_SLACK", "thin_sea", "sea_size", "most_edges"]
@@ -272,6 +278,9 @@ class Islands:
                 numbers = [number or 0 for _, number in self.clues]
                 if Enclosure.fires(grid, numbers, size):  # some island too large to enclose
                     rules.append((Enclosure(grid, self.land, numbers, size), None, _SHAPES,
+                                  True))
+                if SeaSpan.fires(grid, size):  # a sea too small to span the whole grid
+                    rules.append((SeaSpan(grid, self.land, numbers, size), None, _SHAPES,
                                   True))
         return rules
 

@@ -287,6 +287,10 @@ def _said(rule: Any, instance: Instance) -> tuple[str, str]:
                       "goes round one of them, and the shaded cells are too few for a "
                       "loop round many cells: it goes round only so large a box, which "
                       "holds the island inside", ""),
+        "SeaSpan": ("the shaded cells must reach one line past each side of an "
+                    "island's box that is not the grid's edge, and shaded cells "
+                    "spanning w columns and h rows are w + h - 1 at least: so few "
+                    "keep the island to a box near a corner", ""),
         "CrossCut": ("an island may not cut the shaded cells apart: its land reaching "
                      "that cell across the undecided ones would leave shaded cells on "
                      "both sides with no way round", ""),
