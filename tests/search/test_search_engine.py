@@ -606,6 +606,48 @@ def test_sudoku4_counts_match_brute_force():
         assert search(sudoku4(clues), max_solutions=2).unique is (len(expected) == 1)
 
 
+def test_last_conflict_keeps_every_solution_and_ends_thrashing():
+    # Completeness: the same solutions as the plain search, with a choice that would
+    # wander (the highest index first), on queens and on 4x4 Sudokus.
+    def highest(store):
+        return next((v for v in reversed(range(len(store.dom))) if not store.is_fixed(v)),
+                    None)
+
+    for n in range(4, 8):
+        plain = search(queens(n), choose=highest, max_solutions=None)
+        conflict = search(queens(n), choose=highest, max_solutions=None, last_conflict=True)
+        assert sorted(conflict.solutions) == sorted(plain.solutions) == brute_queens(n)
+        assert conflict.exhausted
+    rng = random.Random(3)
+    for _ in range(20):
+        clues = {i: rng.randint(1, 4) for i in rng.sample(range(16), rng.randint(0, 5))}
+        expected = search(sudoku4(clues), max_solutions=None).solutions
+        assert sorted(search(sudoku4(clues), choose=highest, max_solutions=None,
+                             last_conflict=True).solutions) == sorted(expected)
+    # Thrashing: k free Booleans branched on first, then y and z, which no values
+    # satisfy (y = z and y != z). The plain search meets the failure under each of the
+    # 2^k assignments of the free ones; with last_conflict the culprit is tried again
+    # at once after each backtrack, so the nodes grow with k, not 2^k.
+    k = 10
+
+    def thrash(last_conflict):
+        prop = Propagator(Store.uniform(k + 2, range(2)))
+        y, z = k, k + 1
+
+        def clash(s):
+            if s.is_fixed(y) and s.is_fixed(z):
+                raise Contradiction
+
+        prop.add_rule(clash, watches=(y, z))
+        return search(prop, choose=lambda s: next(
+            (v for v in range(k + 2) if not s.is_fixed(v)), None),
+            max_solutions=None, last_conflict=last_conflict)
+
+    plain, conflict = thrash(False), thrash(True)
+    assert plain.count == conflict.count == 0 and plain.exhausted and conflict.exhausted
+    assert plain.nodes > 2 ** k and conflict.nodes < 40 * k
+
+
 def test_search_is_iterative_and_global_rules_run():
     # 1500 booleans chained equal: 2 solutions. The rule narrows one link a run, so the
     # fixpoint is n runs deep: a recursive search would overflow the stack. (The rule's scan

@@ -55,9 +55,11 @@ def solve_by_search(model: Searchable, limits: Limits, deadline: Deadline, watch
                     *, order: Callable[[Store, int], Iterable[int]],
                     probes: Callable[[], int] | None = None,
                     settle: Callable[[], bool] | None = None,
-                    decided: Callable[[], bool] | None = None) -> Result:
+                    decided: Callable[[], bool] | None = None,
+                    last_conflict: bool = False) -> Result:
     """Settle the root when `settle` is given, then search; the back-end's `Result`
-    (module docstring). `probes()` counts the probing trials, None: probing is off."""
+    (module docstring). `probes()` counts the probing trials, None: probing is off;
+    `last_conflict` is `propagate.search`'s."""
     prop = model.prop
 
     def stats(nodes: int) -> Stats:
@@ -79,5 +81,6 @@ def solve_by_search(model: Searchable, limits: Limits, deadline: Deadline, watch
                                  tally=Tally(1, complete=True), asked=limits, stats=stats(0))
     found = search(prop, choose=model.choose, order=order,
                    max_solutions=solutions_wanted(limits), keep=1,
-                   node_limit=limits.node_limit, deadline=deadline)
+                   node_limit=limits.node_limit, deadline=deadline,
+                   last_conflict=last_conflict)
     return found.answer(limits, stats(found.nodes), model.solution)

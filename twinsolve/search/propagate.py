@@ -765,6 +765,7 @@ def search(
     keep: int | None = None,
     node_limit: int | None = None,
     deadline: Expiring | None = None,
+    last_conflict: bool = False,
 ) -> SolveResult:
     """Depth-first search for solutions of `prop`'s rules; the store is left as it was.
 
@@ -773,6 +774,15 @@ def search(
     (default: the domain, ascending). Stops after `max_solutions` solutions
     (None: all); keeps the first `keep` of them (None: all found). A
     `deadline` becomes `prop`'s for the call, so propagation polls it too.
+
+    With `last_conflict`, the variable whose value failed last is branched on
+    first wherever it is still unfixed, before `choose` is asked (Lecoutre,
+    Sais, Tabary and Vidal's last-conflict reasoning). Why: when both values of
+    a variable fail, the search backs up to a decision that may have nothing to
+    do with the failure; trying the culprit again at once finds the failure
+    under the next value too, where `choose` would wander off and meet it again
+    deep below unrelated decisions (thrashing). Every value of every chosen
+    variable is still tried, so the search stays complete.
     """
     if max_solutions is not None and max_solutions < 1:
         raise ValueError(f"max_solutions must be None or at least 1, got {max_solutions}")
@@ -787,12 +797,16 @@ def search(
     if deadline is not None:
         prop.deadline = deadline
     poller = prop.poller(node_limit)
+    conflict = -1  # the variable whose value failed last (`last_conflict`)
     try:
         prop.schedule_all()
         descend = prop.propagate()
         while True:
             if descend:
-                var = choose(store)
+                if conflict >= 0 and not store.is_fixed(conflict):
+                    var: int | None = conflict
+                else:
+                    var = choose(store)
                 if var is None:
                     count += 1
                     if keep is None or len(solutions) < keep:
@@ -823,10 +837,14 @@ def search(
                 try:
                     store.assign(var, values[i])
                 except Contradiction:
+                    if last_conflict:
+                        conflict = var
                     continue
                 if prop.propagate():
                     descend = True
                     break
+                if last_conflict:
+                    conflict = var
             if not descend:
                 return SolveResult(tuple(solutions), count, nodes, True, depth=depth)
     except LimitReached as stop:

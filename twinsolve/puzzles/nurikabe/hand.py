@@ -361,4 +361,4 @@ def solve(instance: Instance, limits: Limits) -> Result:
 
     return solve_by_search(model, limits, deadline, watch, order=shaded_first,
                            probes=(lambda: model.prop.probes) if model.probe else None,
-                           settle=settle, decided=model.decided)
+                           settle=settle, decided=model.decided, last_conflict=True)
