@@ -34,7 +34,9 @@ or beside another clue cell, whose island it would join).
   none spares a sea cell the sea keeps to their outer boxes (`_enclosure_implied`).
   On 29_10x10 of the janko.at corpus (a 37 and a 36, 27 sea cells) that fixes
   the 36 to a 6x6 box, which neither `sat` nor `cpsat` proved unique in 300 s
-  without it.
+  without it. And where the sea is smaller than the grid's rows and columns
+  less one, each clue's area keeps to the boxes so small a sea can span
+  (`search.seaspan`, in `layout`): 1030_32x32's 20 to its 5x4 corner.
 
 Back-ends.
 - `cpsat`: the model above, `linearization_level=0` unless set (`_CPSAT_PARAMETERS`);
@@ -92,6 +94,7 @@ from ...search.enclosure import Enclosure, confinement, loop_boxes
 from ...search.graph import components
 from ...search.grid import Grid
 from ...search.islands import sea_size, thin_sea
+from ...search.seaspan import SeaSpan, span_boxes
 from .rules import Instance, clue_cells, solution_from_shaded
 
 __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
@@ -185,6 +188,9 @@ def layout(instance: Instance) -> Layout:
     clues = tuple((grid.index(r, c), number) for r, c, number in clue_cells(instance))
     clue_at = {cell: k for k, (cell, _) in enumerate(clues)}
     areas = []
+    size = sea_size(grid.size, clues)
+    spans = size is not None and SeaSpan.fires(grid, size)
+    board = Bitboard(grid.rows, grid.cols)
     for k, (cell, number) in enumerate(clues):
         # Not on another clue, nor beside one (land there joins that clue's island).
         allowed = bytearray(b"\x01") * grid.size
@@ -194,6 +200,18 @@ def layout(instance: Instance) -> Layout:
                 for w in grid.neighbours[other]:
                     allowed[w] = 0
         allowed[cell] = 1
+        if spans and number is not None:
+            # Within the boxes so small a sea can span (`search.seaspan`); none: no
+            # solution, and an island of its clue alone cannot reach its number.
+            others = sum(1 << i for i in range(grid.size) if not allowed[i])
+            boxes = span_boxes(board, grid.rows, number, 1 << cell, others, 0, size)
+            if boxes is not None:
+                inside = 1 << cell
+                for box in boxes:
+                    inside |= box
+                for i in range(grid.size):
+                    if not inside >> i & 1:
+                        allowed[i] = 0
         far = None if number is None else number - 1
         dist = grid.distances([cell], within=allowed, max_dist=far)
         areas.append(tuple(sorted((i for i, d in enumerate(dist) if d >= 0),
