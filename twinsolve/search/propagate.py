@@ -836,12 +836,10 @@ def search(
                 nodes += 1
                 try:
                     store.assign(var, values[i])
+                    descend = prop.propagate()
                 except Contradiction:
-                    if last_conflict:
-                        conflict = var
-                    continue
-                if prop.propagate():
-                    descend = True
+                    pass
+                if descend:
                     break
                 if last_conflict:
                     conflict = var

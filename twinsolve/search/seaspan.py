@@ -46,7 +46,7 @@ from .enclosure import BOXES, confine, island_sets
 from .grid import Grid
 from .propagate import Contradiction, Store, span_of, values_of
 
-__all__ = ["SeaSpan", "span_boxes", "span_cost"]
+__all__ = ["SeaSpan", "span_boxes", "spanned_cells", "span_cost"]
 
 
 def _lines(low: int, high: int, lines: int, edges: bool) -> int:
@@ -130,6 +130,20 @@ def span_boxes(board: Bitboard, rows: int, number: int, known: int, other: int, 
     return found
 
 
+def spanned_cells(board: Bitboard, rows: int, number: int, known: int, other: int,
+                  sea: int, size: int) -> int | None:
+    """The cells of every box `span_boxes` gives (the same arguments), as one `Bitboard`
+    set: where the island may lie; 0 when no box holds it (no solution), None when
+    there were too many boxes to weigh."""
+    boxes = span_boxes(board, rows, number, known, other, sea, size)
+    if boxes is None:
+        return None
+    cells = 0
+    for box in boxes:
+        cells |= box
+    return cells
+
+
 class SeaSpan:
     """The rule of the module docstring on the store of `search.islands.Islands`: `land`
     is a land cell's domain mask, `numbers` each clue's number (all known), `size` the
@@ -155,12 +169,10 @@ class SeaSpan:
         for k, number in enumerate(self.numbers):
             label = 2 << k
             known, other, sea = island_sets(store.dom, n, land, label)
-            boxes = span_boxes(self.board, self.rows, number, known, other, sea, self.size)
-            if boxes is None:
+            inside = spanned_cells(self.board, self.rows, number, known, other, sea,
+                                   self.size)
+            if inside is None:
                 continue
-            if not boxes:
+            if not inside:
                 raise Contradiction  # no box the sea can span holds the island
-            inside = 0
-            for box in boxes:
-                inside |= box
             confine(store, n, land, label, inside)

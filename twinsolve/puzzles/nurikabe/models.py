@@ -94,7 +94,7 @@ from ...search.enclosure import Enclosure, confinement, loop_boxes
 from ...search.graph import components
 from ...search.grid import Grid
 from ...search.islands import sea_size, thin_sea
-from ...search.seaspan import SeaSpan, span_boxes
+from ...search.seaspan import SeaSpan, spanned_cells
 from .rules import Instance, clue_cells, solution_from_shaded
 
 __all__ = ["solve_cpsat", "solve_sat", "check_cpsat_options", "check_sat_options",
@@ -204,11 +204,9 @@ def layout(instance: Instance) -> Layout:
             # Within the boxes so small a sea can span (`search.seaspan`); none: no
             # solution, and an island of its clue alone cannot reach its number.
             others = sum(1 << i for i in range(grid.size) if not allowed[i])
-            boxes = span_boxes(board, grid.rows, number, 1 << cell, others, 0, size)
-            if boxes is not None:
-                inside = 1 << cell
-                for box in boxes:
-                    inside |= box
+            inside = spanned_cells(board, grid.rows, number, 1 << cell, others, 0, size)
+            if inside is not None:
+                inside |= 1 << cell
                 for i in range(grid.size):
                     if not inside >> i & 1:
                         allowed[i] = 0
