@@ -257,6 +257,44 @@ def assert_plan_puzzle_graded(module: Any, rules: Any, found: Any, level: str,
         assert not module.solves_at(instance, module.LEVELS[d - 1])
 
 
+# Random Nurikabe-like grids (the islands' rules and the puzzle's back-ends are tested
+# on them): a connected sea, and a clue read off each island it leaves.
+
+
+def flood(grid: Any, start: int, allowed: set[int]) -> set[int]:
+    """The cells of `allowed` joined to `start` through `allowed` on `grid`."""
+    seen, todo = {start}, [start]
+    while todo:
+        v = todo.pop()
+        for w in grid.neighbours[v]:
+            if w in allowed and w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return seen
+
+
+def grown_sea(rng: Any, grid: Any, least: int, most: int) -> set[int]:
+    """A random connected set of `least` to `most` cells, grown cell by cell from a
+    random one."""
+    sea = {rng.randrange(grid.size)}
+    size = rng.randint(least, most)
+    while len(sea) < size:
+        sea.add(rng.choice([w for v in sorted(sea) for w in grid.neighbours[v]
+                            if w not in sea]))
+    return sea
+
+
+def clues_off(rng: Any, grid: Any, sea: set[int]) -> list[tuple[int, int]]:
+    """A clue in each island the sea (cells) leaves: its size, one in eight off by one."""
+    clues, land = [], set(range(grid.size)) - sea
+    while land:
+        island = flood(grid, min(land), land)
+        land -= island
+        number = len(island) + (rng.choice((-1, 1)) if rng.random() < 0.125 else 0)
+        clues.append((rng.choice(sorted(island)), max(1, number)))
+    return sorted(clues)
+
+
 def serpentine_lines(side: int) -> list[str]:
     """A side x side map whose open cells form one snake: full rows joined by one open
     cell at alternating ends (a DFS as deep as the grid is big; tests of recursion)."""

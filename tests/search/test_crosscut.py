@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import sampled
-from test_islands import alone_with, clues_off, grown_sea, settled
+from conftest import clues_off, grown_sea, sampled
+from test_islands import alone_with, settled
 
 from twinsolve.search.crosscut import CrossCut
 from twinsolve.search.grid import Grid

@@ -17,13 +17,12 @@ one of them inside a loop of sea.
 
 from __future__ import annotations
 
-import collections
 import itertools
 import random
 
 import pytest
-from conftest import sampled
-from test_islands import alone_with, clues_off, flood, grown_sea, is_solution, propagator
+from conftest import clues_off, flood, grown_sea, sampled
+from test_islands import alone_agrees, is_solution, propagator, settled_text
 
 from twinsolve.search.enclosure import Enclosure, fits
 from twinsolve.search.grid import Grid
@@ -123,31 +122,12 @@ def ring_case(rng):
 
 @pytest.mark.parametrize("part", sampled((2, 0, 1)))  # 2 catches the mutations tried
 def test_the_enclosure_alone_keeps_exactly_the_solutions_brute_force_finds(part):
-    rng = random.Random(f"enclosure {part}")
-    tried, acted = 0, collections.Counter()
-    while tried < 30:
-        grid, clues = (ring_case if tried % 3 == 2 else small_sea_case)(rng)
-        size = grid.size - sum(number for _, number in clues)
-        numbers = [number for _, number in clues]
-        if size < 0 or not Enclosure.fires(grid, numbers, size):
-            continue
-        tried += 1
-        got, expected, done = alone_with(grid, clues, Enclosure(grid, LAND, numbers, size))
-        assert got == expected, (grid.rows, grid.cols, clues)
-        acted.update(done)
+    acted = alone_agrees(
+        random.Random(f"enclosure {part}"),
+        lambda rng, tried: (ring_case if tried % 3 == 2 else small_sea_case)(rng),
+        lambda grid, numbers, size: Enclosure(grid, LAND, numbers, size)
+        if Enclosure.fires(grid, numbers, size) else None, 30)
     assert acted["contradiction"] > 0 and acted["narrowed"] > 0, acted
-
-
-def settled(text_rows, techniques=("reach", "cuts", "shapes")):
-    """The shading propagation alone leaves on a grid given as rows of numbers and dots."""
-    grid = Grid(len(text_rows), len(text_rows[0].split()))
-    clues = [(r * grid.cols + c, int(token)) for r, line in enumerate(text_rows)
-             for c, token in enumerate(line.split()) if token != "."]
-    store, prop = propagator(grid, clues, techniques)
-    assert prop.propagate()
-    return grid, clues, ["".join("#" if store.dom[r * grid.cols + c] == SEA else
-                                 "." if store.dom[r * grid.cols + c] == LAND else "?"
-                                 for c in range(grid.cols)) for r in range(grid.rows)]
 
 
 def test_a_small_29_is_settled_by_the_loop_round_the_smaller_island(monkeypatch):
@@ -155,11 +135,11 @@ def test_a_small_29_is_settled_by_the_loop_round_the_smaller_island(monkeypatch)
     # so the 1 is inside a loop of all 7, and the rest is the 17's. Without the rule,
     # propagation leaves it open.
     rows = [". . . . .", ". 17 . . .", ". . 1 . .", ". . . . .", ". . . . ."]
-    grid, clues, shading = settled(rows)
+    grid, clues, shading = settled_text(rows)
     assert shading == [".....", "..##.", ".#.#.", ".###.", "....."]
     assert is_solution(grid, clues, {v for v in range(grid.size) if shading[v // 5][v % 5] == "#"})
     monkeypatch.setattr(Enclosure, "fires", staticmethod(lambda *args: False))
-    assert "?" in "".join(settled(rows)[2])
+    assert "?" in "".join(settled_text(rows)[2])
 
 
 def test_a_corner_contact_of_islands_too_large_to_enclose_is_a_contradiction():

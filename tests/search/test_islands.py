@@ -16,11 +16,12 @@
 
 from __future__ import annotations
 
+import collections
 import itertools
 import random
 
 import pytest
-from conftest import sampled
+from conftest import clues_off, flood, sampled
 
 from twinsolve.search.grid import Grid
 from twinsolve.search.islands import SEA_LABEL, TECHNIQUES, Islands, _EdgeBudget, most_edges
@@ -36,17 +37,6 @@ from twinsolve.search.propagate import (
 )
 
 LAND, SEA = IS_FALSE, IS_TRUE
-
-
-def flood(grid, start, allowed):
-    seen, todo = {start}, [start]
-    while todo:
-        v = todo.pop()
-        for w in grid.neighbours[v]:
-            if w in allowed and w not in seen:
-                seen.add(w)
-                todo.append(w)
-    return seen
 
 
 def is_solution(grid, clues, sea):
@@ -141,28 +131,6 @@ def thin_case(rng):
         sea.add(rng.choice([w for v in sorted(sea) for w in grid.neighbours[v]
                             if w not in sea]))
     return grid, clues_off(rng, grid, sea)
-
-
-def grown_sea(rng, grid, least, most):
-    """A random connected set of `least` to `most` cells, grown cell by cell from a
-    random one."""
-    sea = {rng.randrange(grid.size)}
-    size = rng.randint(least, most)
-    while len(sea) < size:
-        sea.add(rng.choice([w for v in sorted(sea) for w in grid.neighbours[v]
-                            if w not in sea]))
-    return sea
-
-
-def clues_off(rng, grid, sea):
-    """A clue in each island the sea (cells) leaves: its size, one in eight off by one."""
-    clues, land = [], set(range(grid.size)) - sea
-    while land:
-        island = flood(grid, min(land), land)
-        land -= island
-        number = len(island) + (rng.choice((-1, 1)) if rng.random() < 0.125 else 0)
-        clues.append((rng.choice(sorted(island)), max(1, number)))
-    return sorted(clues)
 
 
 @pytest.mark.parametrize("techniques", TECHNIQUE_SETS, ids=lambda t: "+".join(t) or "bounds")
@@ -644,6 +612,34 @@ def alone_with(grid, clues, rule):
                 if is_solution(grid, clues, set(s))}
     got = {frozenset(v for v in range(grid.size) if values[v]) for values in found.solutions}
     return got, expected, acted
+
+
+def alone_agrees(rng, case, rule_of, tries):
+    """Draw `case(rng, tried)` (a grid and its clues) until `tries` of them register the
+    rule (`rule_of(grid, numbers, sea size)`, None where it is not registered); on each,
+    the bounds and the rule alone keep exactly brute force's solutions (`alone_with`).
+    What the rule did in its runs, counted."""
+    tried, acted = 0, collections.Counter()
+    while tried < tries:
+        grid, clues = case(rng, tried)
+        size = grid.size - sum(number for _, number in clues)
+        rule = None if size < 0 else rule_of(grid, [number for _, number in clues], size)
+        if rule is None:
+            continue
+        tried += 1
+        got, expected, done = alone_with(grid, clues, rule)
+        assert got == expected, (grid.rows, grid.cols, clues)
+        acted.update(done)
+    return acted
+
+
+def settled_text(text_rows, techniques=("reach", "cuts", "shapes")):
+    """The grid, the clues and the shading `settled` leaves, of a grid given as rows of
+    numbers and dots."""
+    grid = Grid(len(text_rows), len(text_rows[0].split()))
+    clues = [(r * grid.cols + c, int(token)) for r, line in enumerate(text_rows)
+             for c, token in enumerate(line.split()) if token != "."]
+    return grid, clues, settled(grid.rows, grid.cols, clues, techniques)
 
 
 def cross_case(rng):

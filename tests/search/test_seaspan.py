@@ -17,14 +17,13 @@ rows has w + h - 1 cells at least.
 
 from __future__ import annotations
 
-import collections
 import itertools
 import random
 
 import pytest
-from conftest import sampled
+from conftest import clues_off, grown_sea, sampled
 from test_enclosure import islands_of
-from test_islands import alone_with, clues_off, grown_sea, is_solution, propagator
+from test_islands import alone_agrees, is_solution, propagator, settled_text
 
 from twinsolve.core.clue_grid import Bitboard
 from twinsolve.search.enclosure import island_sets
@@ -87,31 +86,11 @@ def small_sea_case(rng):
 
 @pytest.mark.parametrize("part", sampled((0, 1, 2)))
 def test_the_sea_span_alone_keeps_exactly_the_solutions_brute_force_finds(part):
-    rng = random.Random(f"sea span {part}")
-    tried, acted = 0, collections.Counter()
-    while tried < 40:
-        grid, clues = small_sea_case(rng)
-        size = grid.size - sum(number for _, number in clues)
-        if size < 0 or not SeaSpan.fires(grid, size):
-            continue
-        tried += 1
-        rule = SeaSpan(grid, LAND, [number for _, number in clues], size)
-        got, expected, done = alone_with(grid, clues, rule)
-        assert got == expected, (grid.rows, grid.cols, clues)
-        acted.update(done)
+    acted = alone_agrees(
+        random.Random(f"sea span {part}"), lambda rng, tried: small_sea_case(rng),
+        lambda grid, numbers, size: SeaSpan(grid, LAND, numbers, size)
+        if SeaSpan.fires(grid, size) else None, 40)
     assert acted["contradiction"] > 0 and acted["narrowed"] > 0, acted
-
-
-def settled(text_rows, techniques=("reach", "cuts", "shapes")):
-    """The shading propagation alone leaves on a grid given as rows of numbers and dots."""
-    grid = Grid(len(text_rows), len(text_rows[0].split()))
-    clues = [(r * grid.cols + c, int(token)) for r, line in enumerate(text_rows)
-             for c, token in enumerate(line.split()) if token != "."]
-    store, prop = propagator(grid, clues, techniques)
-    assert prop.propagate()
-    return grid, clues, ["".join("#" if store.dom[r * grid.cols + c] == SEA else
-                                 "." if store.dom[r * grid.cols + c] == LAND else "?"
-                                 for c in range(grid.cols)) for r in range(grid.rows)]
 
 
 def test_a_small_1030_is_settled_by_the_span_of_its_tiny_sea(monkeypatch):
@@ -121,13 +100,13 @@ def test_a_small_1030_is_settled_by_the_span_of_its_tiny_sea(monkeypatch):
     # rule, propagation leaves it open.
     rows = [". . . . . . 37", ". . . . . . .", ". . . . . . .", ". . . . . . .",
             ". . . . . . .", ". . . . . . .", ". . 6 . . . ."]
-    grid, clues, shading = settled(rows)
+    grid, clues, shading = settled_text(rows)
     assert shading == [".......", ".......", ".......", ".......",
                        "####...", "...#...", "...#..."]
     assert is_solution(grid, clues, {v for v in range(grid.size)
                                      if shading[v // grid.cols][v % grid.cols] == "#"})
     monkeypatch.setattr(SeaSpan, "fires", staticmethod(lambda *args: False))
-    assert "?" in "".join(settled(rows)[2])
+    assert "?" in "".join(settled_text(rows)[2])
 
 
 def test_the_rule_runs_only_where_the_sea_is_smaller_than_a_corner_box_of_the_grid():

@@ -20,7 +20,7 @@ import json
 import random
 
 import pytest
-from conftest import sampled
+from conftest import clues_off, grown_sea, sampled
 
 from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Limits
@@ -29,6 +29,7 @@ from twinsolve.core.run import run
 from twinsolve.puzzles.nurikabe import hand, models
 from twinsolve.puzzles.nurikabe import puzzlekit as dataset
 from twinsolve.puzzles.nurikabe import rules as nurikabe
+from twinsolve.search.grid import Grid
 from twinsolve.search.propagate import UNDECIDED, LimitReached
 from twinsolve.search.seaspan import SeaSpan
 
@@ -285,10 +286,29 @@ def test_random_clues_touching_at_a_corner_are_counted_like_brute_force(part):
     # Where the enclosure bound acts in sat's and cpsat's models (hand's rule has its own
     # test in tests/search/test_enclosure.py), they count what brute force counts.
     rng = random.Random(f"cornered {part}")
+    counted_like_brute_force(lambda: random_cornered(rng), implied, 8)
+
+
+def random_tiny_sea(rng):
+    """A 4x5 or 5x4 grid whose clues are read off a random connected sea of 2 to 7 cells
+    (fewer than the grid's rows and columns less one, where `search.seaspan` acts), a
+    clue in each island, one in eight off by one."""
+    rows, cols = rng.choice(((4, 5), (5, 4)))
+    grid = Grid(rows, cols)
+    lines = [["-"] * cols for _ in range(rows)]
+    for cell, number in clues_off(rng, grid, grown_sea(rng, grid, 2, rows + cols - 2)):
+        lines[cell // cols][cell % cols] = str(number)
+    return nurikabe.parse(f"nurikabe {rows} {cols}\n" + "".join(
+        " ".join(line) + "\n" for line in lines))
+
+
+def counted_like_brute_force(draw, acts, wanted):
+    """Draw instances (`draw()`) until `wanted` of them are ones `acts` accepts; on each,
+    every back-end counts what brute force counts."""
     acted = 0
-    while acted < 8:
-        instance = random_cornered(rng)
-        if not implied(instance):
+    while acted < wanted:
+        instance = draw()
+        if not acts(instance):
             continue
         acted += 1
         expected = nurikabe.brute(instance, Limits(count=True)).count
@@ -297,32 +317,12 @@ def test_random_clues_touching_at_a_corner_are_counted_like_brute_force(part):
             assert result.count == expected, (backend, nurikabe.format(instance))
 
 
-def random_tiny_sea(rng):
-    """A 4x5 or 5x4 grid whose clues are read off a random connected sea of 2 to 7 cells
-    (fewer than the grid's rows and columns less one, where `search.seaspan` acts), a
-    clue in each island, one in eight off by one."""
-    rows, cols = rng.choice(((4, 5), (5, 4)))
-    nbrs = [[(r + dr) * cols + c + dc for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
-             if 0 <= r + dr < rows and 0 <= c + dc < cols]
-            for r in range(rows) for c in range(cols)]
-    sea = {rng.randrange(rows * cols)}
-    size = rng.randint(2, rows + cols - 2)
-    while len(sea) < size:
-        sea.add(rng.choice([w for v in sorted(sea) for w in nbrs[v] if w not in sea]))
-    grid, land = [["-"] * cols for _ in range(rows)], set(range(rows * cols)) - sea
-    while land:
-        island, todo = {min(land)}, [min(land)]
-        while todo:
-            for w in nbrs[todo.pop()]:
-                if w in land and w not in island:
-                    island.add(w)
-                    todo.append(w)
-        land -= island
-        number = len(island) + (rng.choice((-1, 1)) if rng.random() < 0.125 else 0)
-        clue = rng.choice(sorted(island))
-        grid[clue // cols][clue % cols] = str(max(1, number))
-    return nurikabe.parse(f"nurikabe {rows} {cols}\n" + "".join(
-        " ".join(line) + "\n" for line in grid))
+def spans(instance):
+    """Whether the sea's span narrows a clue's area in the models (`models.layout`)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(SeaSpan, "fires", staticmethod(lambda *args: False))
+        plain = models.layout(instance)
+    return models.layout(instance).areas != plain.areas
 
 
 @pytest.mark.parametrize("part", sampled((1, 0)))  # 1 catches the mutations tried
@@ -331,19 +331,7 @@ def test_random_tiny_seas_are_counted_like_brute_force(part):
     # (`models.layout`; hand's rule has its own test in tests/search/test_seaspan.py),
     # every back-end counts what brute force counts.
     rng = random.Random(f"tiny sea {part}")
-    acted = 0
-    while acted < 6:
-        instance = random_tiny_sea(rng)
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(SeaSpan, "fires", staticmethod(lambda *args: False))
-            plain = models.layout(instance)
-        if models.layout(instance).areas == plain.areas:
-            continue
-        acted += 1
-        expected = nurikabe.brute(instance, Limits(count=True)).count
-        for backend in BACKENDS:
-            result = run(instance, backend, Limits(timeout=60, count=True))
-            assert result.count == expected, (backend, nurikabe.format(instance))
+    counted_like_brute_force(lambda: random_tiny_sea(rng), spans, 6)
 
 
 def test_a_thin_sea_is_branched_on_beside_its_shaded_cells():
