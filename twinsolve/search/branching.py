@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from ..core.limits import Deadline, LimitReached, Limits
 from ..core.result import Result, Stats, Status, Stopwatch, Tally, solutions_wanted
-from .propagate import Propagator, Store, search
+from .propagate import Parts, Propagator, Store, search
 
 __all__ = ["check_probe_option", "Searchable", "solve_by_search"]
 
@@ -56,10 +56,12 @@ def solve_by_search(model: Searchable, limits: Limits, deadline: Deadline, watch
                     probes: Callable[[], int] | None = None,
                     settle: Callable[[], bool] | None = None,
                     decided: Callable[[], bool] | None = None,
-                    last_conflict: bool = False) -> Result:
+                    last_conflict: bool = False, parts: Parts | None = None,
+                    choose_in: Callable[[Store, set[int]], int | None] | None = None
+                    ) -> Result:
     """Settle the root when `settle` is given, then search; the back-end's `Result`
     (module docstring). `probes()` counts the probing trials, None: probing is off;
-    `last_conflict` is `propagate.search`'s."""
+    `last_conflict`, `parts` and `choose_in` are `propagate.search`'s."""
     prop = model.prop
 
     def stats(nodes: int) -> Stats:
@@ -82,5 +84,5 @@ def solve_by_search(model: Searchable, limits: Limits, deadline: Deadline, watch
     found = search(prop, choose=model.choose, order=order,
                    max_solutions=solutions_wanted(limits), keep=1,
                    node_limit=limits.node_limit, deadline=deadline,
-                   last_conflict=last_conflict)
+                   last_conflict=last_conflict, parts=parts, choose_in=choose_in)
     return found.answer(limits, stats(found.nodes), model.solution)

@@ -63,9 +63,12 @@ hard stop.
 `search` is the depth-first driver: propagate, pick an unfixed variable with
 the caller's heuristic (default `most_constrained`: smallest domain, lowest
 index), try each value in turn (one node per value tried), undo to the trail
-mark between tries. It is iterative, so deep searches hit no recursion limit,
-and it stops after `max_solutions` solutions (1 to solve, 2 to decide
-uniqueness, None to count all), at `node_limit` nodes or at a deadline.
+mark between tries. Its nodes are generators driven from one loop, so deep
+searches hit no recursion limit, and it stops after `max_solutions` solutions
+(1 to solve, 2 to decide uniqueness, None to count all), at `node_limit` nodes
+or at a deadline. Given `parts`, a caller's proof that some groups of unfixed
+variables are independent, it searches them apart and multiplies their counts
+(an AND/OR search).
 
 Example: x0, x1, x2 in {1, 2, 3}, all different, x0 < x1.
 
@@ -94,7 +97,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -106,8 +109,8 @@ if TYPE_CHECKING:
     from ..core.limits import Limits
 
 __all__ = ["Contradiction", "LimitReached", "Store", "Since", "Propagator", "Rule", "SolveResult",
-           "search", "most_constrained", "force", "mask_of", "values_of", "flags_of", "value_of",
-           "span_of", "FALSE", "TRUE", "IS_FALSE", "IS_TRUE", "UNDECIDED"]
+           "search", "Parts", "most_constrained", "force", "mask_of", "values_of", "flags_of",
+           "value_of", "span_of", "FALSE", "TRUE", "IS_FALSE", "IS_TRUE", "UNDECIDED"]
 
 # Boolean variables (module docstring): their values, and the masks of their domain.
 FALSE, TRUE = 0, 1
@@ -766,6 +769,8 @@ def search(
     node_limit: int | None = None,
     deadline: Expiring | None = None,
     last_conflict: bool = False,
+    parts: Parts | None = None,
+    choose_in: Callable[[Store, set[int]], int | None] | None = None,
 ) -> SolveResult:
     """Depth-first search for solutions of `prop`'s rules; the store is left as it was.
 
@@ -783,70 +788,198 @@ def search(
     under the next value too, where `choose` would wander off and meet it again
     deep below unrelated decisions (thrashing). Every value of every chosen
     variable is still tried, so the search stays complete.
+
+    With `parts` (and `choose_in`), independent parts are searched apart (an
+    AND/OR search, as model counters do): at each node `parts(store, scope)`
+    may split the unfixed variables of the node's scope (None at the root: all
+    of them) into groups that no constraint joins, so that the solutions below
+    the node are exactly every combination of one completion of each group.
+    Each group is then searched on its own, branching only on its variables
+    (`choose_in(store, unfixed variables of the group)`); the node's count is
+    the product of the groups' counts (a group with none ends the node at
+    once), and its solutions their combinations. Why: a search that mixes two
+    independent regions refutes a failing one again below every way the other
+    is completed; apart, it pays for each region once. Saying which groups are
+    independent is the caller's proof (`search.islandparts` for islands).
     """
     if max_solutions is not None and max_solutions < 1:
         raise ValueError(f"max_solutions must be None or at least 1, got {max_solutions}")
+    if (parts is None) != (choose_in is None):
+        raise ValueError("parts and choose_in go together")
     store = prop.store
-    choose = most_constrained if choose is None else choose
     base = store.mark()
-    solutions: list[tuple[int, ...]] = []
-    count = nodes = depth = 0
-    # A frame is [variable, values to try, index of the next one, trail mark before trying].
-    stack: list[list] = []
     own_deadline = prop.deadline
     if deadline is not None:
         prop.deadline = deadline
-    poller = prop.poller(node_limit)
-    conflict = -1  # the variable whose value failed last (`last_conflict`)
+    # After the deadline is set: the poller reads the propagator's clock.
+    walk = _Walk(prop, most_constrained if choose is None else choose, order, last_conflict,
+                 parts, choose_in, prop.poller(node_limit))
+    found = _Found(keep)
     try:
         prop.schedule_all()
-        descend = prop.propagate()
-        while True:
-            if descend:
-                if conflict >= 0 and not store.is_fixed(conflict):
-                    var: int | None = conflict
-                else:
-                    var = choose(store)
-                if var is None:
-                    count += 1
-                    if keep is None or len(solutions) < keep:
-                        solutions.append(store.solution())
-                    if count == max_solutions:
-                        return SolveResult(tuple(solutions), count, nodes, False,
-                                           depth=depth)
-                else:
-                    if store.is_fixed(var):
-                        raise ValueError(f"choose returned fixed variable {var}")
-                    values = store.values(var) if order is None else list(order(store, var))
-                    stack.append([var, values, 0, store.mark()])
-                    if len(stack) > depth:
-                        depth = len(stack)
-            # Find the next value to try, deepest frame first; pop frames that are done.
-            descend = False
-            while stack:
-                frame = stack[-1]
-                var, values, i, mark = frame
-                store.undo(mark)
-                if i == len(values):
-                    stack.pop()
-                    continue
-                if nodes >= poller.at:
-                    poller.stop(nodes)
-                frame[2] = i + 1
-                nodes += 1
-                try:
-                    store.assign(var, values[i])
-                    descend = prop.propagate()
-                except Contradiction:
-                    pass
-                if descend:
-                    break
-                if last_conflict:
-                    conflict = var
-            if not descend:
-                return SolveResult(tuple(solutions), count, nodes, True, depth=depth)
+        if prop.propagate():
+            walk.run(found, max_solutions)
+        exhausted = max_solutions is None or found.count < max_solutions
+        return SolveResult(tuple(found.solutions), found.count, walk.nodes, exhausted,
+                           depth=walk.deepest)
     except LimitReached as stop:
-        return SolveResult(tuple(solutions), count, nodes, False, stop.hit, depth)
+        return SolveResult(tuple(found.solutions), found.count, walk.nodes, False, stop.hit,
+                           walk.deepest)
     finally:
         prop.deadline = own_deadline
         store.undo(base)
+
+
+# `search`'s `parts`: (store, the unfixed variables of a node's scope or None for all) ->
+# groups covering those variables, two or more, that no constraint joins; or None.
+Parts = Callable[[Store, list[int] | None], list[list[int]] | None]
+
+
+class _Found:
+    """The solutions below a search node: how many, and the first `keep` (None: all)."""
+
+    __slots__ = ("keep", "count", "solutions")
+
+    def __init__(self, keep: int | None) -> None:
+        self.keep = keep
+        self.count = 0
+        self.solutions: list[tuple[int | None, ...]] = []
+
+    def room(self) -> int | None:
+        """How many more solutions it keeps (None: any number)."""
+        return None if self.keep is None else max(self.keep - len(self.solutions), 0)
+
+
+class _Walk:
+    """`search`'s depth-first walk: one generator per node, driven from one loop.
+
+    Why generators: a node asks for its children's searches (yielding a child's
+    scope, where the child puts what it finds, and when to stop) and goes on
+    when they are done, like a recursive search, while the stack of suspended
+    nodes is a list in `run`, so a deep search hits no recursion limit.
+    A node stops once `found.count` reaches its `stop` (None: never).
+    """
+
+    __slots__ = ("prop", "store", "choose", "order", "last_conflict", "parts", "choose_in",
+                 "poller", "nodes", "open", "deepest", "conflict")
+
+    def __init__(self, prop: Propagator, choose: Callable[[Store], int | None],
+                 order: Callable[[Store, int], Iterable[int]] | None, last_conflict: bool,
+                 parts: Parts | None, choose_in: Callable[[Store, set[int]], int | None] | None,
+                 poller: Poller) -> None:
+        self.prop, self.store, self.choose, self.order = prop, prop.store, choose, order
+        self.last_conflict, self.parts, self.choose_in = last_conflict, parts, choose_in
+        self.poller = poller
+        self.nodes = 0  # values tried at branching points
+        self.open = 0  # branching decisions open on the current path
+        self.deepest = 0  # the most of them at once
+        self.conflict = -1  # the variable whose value failed last (`last_conflict`)
+
+    def run(self, found: _Found, stop: int | None) -> None:
+        """Search from the root, a fixpoint, into `found`."""
+        stack = [self._node(None, found, stop)]
+        while stack:
+            try:
+                child = next(stack[-1])
+            except StopIteration:
+                stack.pop()
+                continue
+            stack.append(self._node(*child))
+
+    def _node(self, scope: list[int] | None, found: _Found, stop: int | None
+              ) -> Iterator[tuple[list[int] | None, _Found, int | None]]:
+        """The search below a propagated node, of the variables of `scope` (None: all)."""
+        store = self.store
+        if scope is not None:
+            scope = [v for v in scope if not store.is_fixed(v)]
+        groups = None if self.parts is None else self.parts(store, scope)
+        if groups is not None:
+            yield from self._split(scope, groups, found, stop)
+            return
+        var = self._choice(scope)
+        if var is None:
+            if found.keep is None or len(found.solutions) < found.keep:
+                found.solutions.append(store.solution() if scope is None
+                                       else store.assignment())
+            found.count += 1
+            return
+        values = store.values(var) if self.order is None else list(self.order(store, var))
+        self.open += 1
+        if self.open > self.deepest:
+            self.deepest = self.open
+        poller, prop = self.poller, self.prop
+        for x in values:
+            if self.nodes >= poller.at:
+                poller.stop(self.nodes)
+            self.nodes += 1
+            mark = store.mark()
+            try:
+                store.assign(var, x)
+                held = prop.propagate()
+            except Contradiction:
+                held = False
+            if held:
+                yield scope, found, stop
+            elif self.last_conflict:
+                self.conflict = var
+            store.undo(mark)
+            if stop is not None and found.count >= stop:
+                break
+        self.open -= 1
+
+    def _choice(self, scope: list[int] | None) -> int | None:
+        """The variable to branch on, None when the scope is all fixed: the last conflict
+        while it is unfixed and in scope, else the caller's choice."""
+        store, conflict = self.store, self.conflict
+        if scope is None:
+            if conflict >= 0 and not store.is_fixed(conflict):
+                var = conflict
+            else:
+                var = self.choose(store)
+        elif not scope:
+            return None
+        else:
+            unfixed = set(scope)
+            if conflict in unfixed:
+                return conflict
+            assert self.choose_in is not None
+            var = self.choose_in(store, unfixed)
+            if var not in unfixed:
+                raise ValueError(f"choose_in returned {var}, not an unfixed variable of "
+                                 f"the part")
+        if var is not None and store.is_fixed(var):
+            raise ValueError(f"choose returned fixed variable {var}")
+        return var
+
+    def _split(self, scope: list[int] | None, groups: list[list[int]], found: _Found,
+               stop: int | None) -> Iterator[tuple[list[int] | None, _Found, int | None]]:
+        """Search each group apart (the `search` docstring); into `found`, the product of
+        their counts and their combinations."""
+        store = self.store
+        unfixed = (scope if scope is not None
+                   else [v for v in range(len(store)) if not store.is_fixed(v)])
+        if (len(groups) < 2 or sorted(v for group in groups for v in group) != sorted(unfixed)):
+            raise ValueError("parts must split the unfixed variables of the scope into two "
+                             "or more groups")
+        need = None if stop is None else stop - found.count
+        done: list[_Found] = []
+        for group in groups:
+            part = _Found(found.room())
+            yield group, part, need
+            if not part.count:
+                return  # no completion of this group: none of the node
+            done.append(part)
+        count = 1
+        for part in done:
+            count *= part.count
+        room = found.room()
+        if room != 0:
+            base = store.assignment()
+            for combination in itertools.islice(
+                    itertools.product(*(part.solutions for part in done)), room):
+                values = list(base)
+                for group, solution in zip(groups, combination, strict=True):
+                    for v in group:
+                        values[v] = solution[v]
+                found.solutions.append(tuple(values))
+        found.count += count if need is None else min(count, need)

@@ -20,7 +20,7 @@ import json
 import random
 
 import pytest
-from conftest import clues_off, grown_sea, sampled
+from conftest import clues_off, flood, grown_sea, sampled
 
 from twinsolve.core.errors import UsageError
 from twinsolve.core.limits import Limits
@@ -29,7 +29,9 @@ from twinsolve.core.run import run
 from twinsolve.puzzles.nurikabe import hand, models
 from twinsolve.puzzles.nurikabe import puzzlekit as dataset
 from twinsolve.puzzles.nurikabe import rules as nurikabe
+from twinsolve.puzzles.nurikabe.generate import random_sea
 from twinsolve.search.grid import Grid
+from twinsolve.search.islandparts import IslandParts
 from twinsolve.search.propagate import UNDECIDED, LimitReached
 from twinsolve.search.seaspan import SeaSpan
 
@@ -192,10 +194,11 @@ def test_options_are_read_or_refused():
     assert run(instance, "hand:probe=false", Limits(timeout=30, count=True)).count == 2
     assert run(instance, "hand:forcing=false", Limits(timeout=30, count=True)).count == 2
     assert run(instance, "hand:learning=false", Limits(timeout=30, count=True)).count == 2
+    assert run(instance, "hand:parts=false", Limits(timeout=30, count=True)).count == 2
     assert run(instance, "cpsat:connectivity=lazy", Limits(timeout=30, count=True)).count == 2
     for sizes in models.SIZES:
         assert run(instance, f"cpsat:sizes={sizes}", Limits(timeout=30, count=True)).count == 2
-    for spec in ("hand:guess=1", "hand:forcing=maybe", "hand:learning=0.5",
+    for spec in ("hand:guess=1", "hand:forcing=maybe", "hand:learning=0.5", "hand:parts=2",
                  "cpsat:connectivity=magic", "cpsat:sizes=clauses", "sat:colour=red"):
         with pytest.raises(UsageError):
             run(instance, spec, Limits(timeout=30))
@@ -315,6 +318,52 @@ def counted_like_brute_force(draw, acts, wanted):
         for backend in BACKENDS:
             result = run(instance, backend, Limits(timeout=60, count=True))
             assert result.count == expected, (backend, nurikabe.format(instance))
+
+
+def random_with_clues_left_out(rng):
+    """A 5x5 to 6x6 puzzle read off a random valid sea (the generator's), a clue in each
+    island but about a third of those larger than one cell: room for many solutions."""
+    rows, cols = rng.choice(((5, 5), (5, 6), (6, 6)))
+    grid = Grid(rows, cols)
+    shaded = None
+    while shaded is None:
+        shaded = random_sea(rows, cols, rng)
+    land = {r * cols + c for r in range(rows) for c in range(cols) if not shaded[r][c]}
+    lines = [["-"] * cols for _ in range(rows)]
+    while land:
+        island = flood(grid, min(land), land)
+        land -= island
+        if len(island) == 1 or rng.random() > 0.35:
+            cell = rng.choice(sorted(island))
+            lines[cell // cols][cell % cols] = str(len(island))
+    return nurikabe.parse(f"nurikabe {rows} {cols}\n" + "".join(
+        " ".join(line) + "\n" for line in lines))
+
+
+def test_searches_that_split_count_like_the_other_backends(monkeypatch):
+    # Where hand's search completes independent regions apart (`search.islandparts`), it
+    # counts what it counts without (`hand:parts=false`), and what sat and cpsat count.
+    splits = []
+    split = IslandParts.__call__
+
+    def spied(self, store, scope):
+        groups = split(self, store, scope)
+        splits.append(groups is not None)
+        return groups
+
+    monkeypatch.setattr(IslandParts, "__call__", spied)
+    rng = random.Random("parts")
+    seen = 0
+    while seen < 3:
+        instance = random_with_clues_left_out(rng)
+        splits.clear()
+        counted = run(instance, "hand", Limits(timeout=60, count=True))
+        if not any(splits):
+            continue
+        seen += 1
+        assert counted.verified and counted.count >= 1
+        for backend in ("hand:parts=false", "sat", "cpsat"):
+            assert run(instance, backend, Limits(timeout=60, count=True)).count == counted.count
 
 
 def spans(instance):
