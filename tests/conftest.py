@@ -273,10 +273,11 @@ def flood(grid: Any, start: int, allowed: set[int]) -> set[int]:
     return seen
 
 
-def grown_sea(rng: Any, grid: Any, least: int, most: int) -> set[int]:
-    """A random connected set of `least` to `most` cells, grown cell by cell from a
-    random one."""
-    sea = {rng.randrange(grid.size)}
+def grown_sea(rng: Any, grid: Any, least: int, most: int, start: int | None = None
+              ) -> set[int]:
+    """A random connected set of `least` to `most` cells, grown cell by cell from `start`
+    (None: a random one)."""
+    sea = {rng.randrange(grid.size) if start is None else start}
     size = rng.randint(least, most)
     while len(sea) < size:
         sea.add(rng.choice([w for v in sorted(sea) for w in grid.neighbours[v]

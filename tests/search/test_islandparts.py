@@ -7,14 +7,17 @@
   literally accept; and it does split, often enough to matter.
 - By hand: two regions that could each join the same two pools of sea are
   not split (each would decide whether the other must join them), nor two
-  regions one island could grow into; one pool between two regions is.
+  regions one island could grow into, nor open cells that touch at a corner,
+  nor regions and pools that are not all connected; one pool between two
+  regions is.
 """
 
 from __future__ import annotations
 
 import random
 
-from conftest import flood
+from conftest import flood, grown_sea
+from test_enclosure import islands_of
 from test_islands import is_solution
 
 from twinsolve.search.grid import Grid
@@ -26,9 +29,10 @@ LAND, SEA = IS_FALSE, IS_TRUE
 TECHNIQUE_SETS = [(), ("reach",), ("reach", "cuts"), TECHNIQUES]
 
 
-def random_sea(rng: random.Random, grid: Grid) -> set[int]:
+def random_sea(rng: random.Random, grid: Grid) -> set[int] | None:
     """A random valid sea: all cells at first, then a cell of a random 2x2 pool turned
-    land while the rest stays connected, until no pool is left."""
+    land while the rest stays connected, until no pool is left; None when no cell of a
+    pool can go."""
     sea = set(range(grid.size))
     cols = grid.cols
     while True:
@@ -44,17 +48,15 @@ def random_sea(rng: random.Random, grid: Grid) -> set[int]:
                 sea = rest
                 break
         else:
-            return sea  # no cell of the pool can go: kept as it is, the caller rejects
+            return None
 
 
 def blobs(rng: random.Random, grid: Grid, starts: list[int]) -> list[set[int]]:
-    """Random connected sets of 3 to 8 cells, each grown from one of `starts`, every two
-    eight apart (a set that would not be is left out)."""
+    """Random connected sets of 3 to 8 cells (`grown_sea`), each grown from one of
+    `starts`, every two eight apart (a set that would not be is left out)."""
     cols, found = grid.cols, []
     for start in starts:
-        blob = {start}
-        for _ in range(rng.randint(2, 7)):
-            blob.add(rng.choice([w for v in sorted(blob) for w in grid.neighbours[v]]))
+        blob = grown_sea(rng, grid, 3, 8, start)
         if all(abs(a // cols - b // cols) > 1 or abs(a % cols - b % cols) > 1
                for other in found for a in blob for b in other):
             found.append(blob)
@@ -63,17 +65,14 @@ def blobs(rng: random.Random, grid: Grid, starts: list[int]) -> list[set[int]]:
 
 def random_state(rng: random.Random, techniques: tuple[str, ...]):
     """(grid, clues, islands, propagator) of a state with open blobs (grown from cells of
-    up to four islands), propagated; None when the draw has a pool left."""
+    up to five islands), propagated; None when the sea's carving got stuck."""
     rows, cols = rng.choice(((6, 6), (6, 7), (7, 7), (7, 8)))
     grid = Grid(rows, cols)
     sea = random_sea(rng, grid)
-    if any({v, v + 1, v + cols, v + cols + 1} <= sea
-           for v in range(grid.size - cols) if v % cols < cols - 1):
+    if sea is None:
         return None
-    land, clues, cells = set(range(grid.size)) - sea, [], []
-    while land:
-        island = flood(grid, min(land), land)
-        land -= island
+    clues, cells = [], []
+    for island in islands_of(grid, sea):
         clue = rng.choice(sorted(island))
         clues.append((clue, len(island)))
         cells.append(rng.choice(sorted(island - {clue} or island)))
@@ -147,6 +146,23 @@ def test_two_regions_that_could_both_join_two_pools_are_not_split():
     assert parts(store, None) is None
     store.dom[6], store.dom[n + 6] = LAND, 2
     assert parts(store, None) == [[9], [13]]
+
+
+def test_a_cycle_beside_a_region_no_pool_touches_is_not_a_tree():
+    # Rows 0 and 2 sea, row 1 land but for cells 8 and 12, rows 3 and 4 land but for cell
+    # 31, which only the sea may take. Five vertices and four edges (8 and 12 each beside
+    # both pools), but a cycle, and 31 beside no pool: not a tree, not split.
+    grid = Grid(5, 7)
+    islands = Islands(grid, [(7, 5), (21, 13)], LAND)
+    store = islands.store()
+    n = grid.size
+    for cell in range(n):
+        land = 7 <= cell < 14 or cell >= 21
+        store.dom[cell] = LAND if land else SEA
+        store.dom[n + cell] = (2 if cell < 14 else 4) if land else SEA_LABEL
+    for cell in (8, 12, 31):
+        store.dom[cell], store.dom[n + cell] = LAND | SEA, SEA_LABEL
+    assert IslandParts(islands)(store, None) is None
 
 
 def test_one_pool_between_two_regions_splits_them_unless_an_island_reaches_both():

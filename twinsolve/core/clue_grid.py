@@ -322,6 +322,8 @@ class Bitboard:
     True
     >>> bin(board.box(1, 2, 0, 1))      # rows 1..2, columns 0..1: cells 3 4 6 7
     '0b11011000'
+    >>> board.groups(0b100010001), board.groups(0b100010001, corners=True)  # a diagonal
+    ([1, 16, 256], [273])
     """
 
     def __init__(self, rows: int, cols: int) -> None:
@@ -346,18 +348,32 @@ class Bitboard:
         # The first column's bits times a run of ones: each row gets the run, none carries.
         return rows & (self.first_col * ((1 << right - left + 1) - 1) << left)
 
-    def flood(self, seed: int, region: int, steps: int | None = None) -> int:
+    def flood(self, seed: int, region: int, steps: int | None = None,
+              corners: bool = False) -> int:
         """The cells of `region` connected to `seed` within it (within `steps` steps of
-        it when given)."""
+        it when given); with `corners`, cells that touch at a corner are connected too."""
         reach = seed & region
         while steps is None or steps > 0:
-            grown = (reach | self.around(reach)) & region
+            grown = reach | self.around(reach)
+            if corners:
+                grown |= self.block_cells(self.touching(reach))
+            grown &= region
             if grown == reach:
                 break
             reach = grown
             if steps is not None:
                 steps -= 1
         return reach
+
+    def groups(self, cells: int, corners: bool = False) -> list[int]:
+        """The connected groups of `cells` (`flood`'s connection), each a set, in the order
+        of their lowest cells."""
+        found = []
+        while cells:
+            group = self.flood(cells & -cells, cells, corners=corners)
+            found.append(group)
+            cells &= ~group
+        return found
 
     def blocks(self, cells: int) -> int:
         """The top-left cells of the 2x2 blocks wholly in `cells`."""

@@ -47,7 +47,7 @@ refuses.
 
 from __future__ import annotations
 
-from ..core.clue_grid import Bitboard
+from .graph import components
 from .islands import SEA_LABEL, Islands
 from .propagate import UNDECIDED, Store, values_of
 
@@ -61,22 +61,25 @@ class IslandParts:
 
     def __init__(self, islands: Islands) -> None:
         self.n = islands.grid.size
-        self.board = Bitboard(islands.grid.rows, islands.grid.cols)
+        self.board = islands.board
         self.sea = islands.sea
 
     def __call__(self, store: Store, scope: list[int] | None) -> list[list[int]] | None:
         """The regions of the scope's open cells, each as its unfixed variables (cells
         and labels), when there are two or more and the rule holds for the whole store;
         else None."""
-        dom, n = store.dom, self.n
+        dom, n, board = store.dom, self.n, self.board
         cells = range(n) if scope is None else sorted({v % n for v in scope})
-        mine = _open(dom, n, cells)
-        groups = self._regions(mine)
+        mine, seas = self._cells(dom, cells)
+        groups = board.groups(mine, corners=True)
         if len(groups) < 2:
             return None
-        everywhere = mine if scope is None else _open(dom, n, range(n))
-        regions = groups if scope is None else self._regions(everywhere)
-        if not (_labels_apart(dom, n, regions) and self._tree(dom, regions)):
+        if scope is None:
+            regions = groups
+        else:
+            everywhere, seas = self._cells(dom, range(n))
+            regions = board.groups(everywhere, corners=True)
+        if not (_labels_apart(dom, n, regions) and self._tree(regions, seas)):
             return None
         split = []
         for group in groups:
@@ -90,66 +93,34 @@ class IslandParts:
             split.append(unfixed)
         return split
 
-    def _regions(self, cells: int) -> list[int]:
-        """The groups of `cells` (a `Bitboard` set) joined through their eight
-        neighbours, each a set, in the order of their lowest cells."""
-        board, groups = self.board, []
-        while cells:
-            group = cells & -cells
-            while True:
-                grown = (group | board.around(group)
-                         | board.block_cells(board.touching(group))) & cells
-                if grown == group:
-                    break
-                group = grown
-            groups.append(group)
-            cells &= ~group
-        return groups
-
-    def _tree(self, dom: list[int], regions: list[int]) -> bool:
-        """Whether the regions and the pools of known sea, a region joined to each pool
-        beside it, make a tree."""
-        board, sea = self.board, self.sea
-        seas = 0
-        for cell in range(self.n):
-            if dom[cell] == sea:
+    def _cells(self, dom: list[int], cells: range | list[int]) -> tuple[int, int]:
+        """The cells of `cells` whose shading or label is undecided, and those that are
+        sea, as `Bitboard` sets (one pass)."""
+        n, sea = self.n, self.sea
+        found = seas = 0
+        for cell in cells:
+            shading, label = dom[cell], dom[n + cell]
+            if shading == UNDECIDED or label & (label - 1):
+                found |= 1 << cell
+            if shading == sea:
                 seas |= 1 << cell
-        pools = []
-        while seas:
-            pool = board.flood(seas & -seas, seas)
-            pools.append(pool)
-            seas &= ~pool
-        # A tree: one less edge than vertices, and connected (union-find over both).
-        vertices = len(regions) + len(pools)
-        parent = list(range(vertices))
+        return found, seas
 
-        def root(v: int) -> int:
-            while parent[v] != v:
-                parent[v] = parent[parent[v]]
-                v = parent[v]
-            return v
-
+    def _tree(self, regions: list[int], seas: int) -> bool:
+        """Whether the regions and the pools of the known sea `seas`, a region joined to
+        each pool beside it, make a tree: connected, with one edge less than vertices."""
+        board = self.board
+        pools = board.groups(seas)
+        joined: list[list[int]] = [[] for _ in range(len(regions) + len(pools))]
         edges = 0
         for r, region in enumerate(regions):
             beside = board.around(region)
-            for p, pool in enumerate(pools):
+            for p, pool in enumerate(pools, len(regions)):
                 if beside & pool:
+                    joined[r].append(p)
+                    joined[p].append(r)
                     edges += 1
-                    a, b = root(r), root(len(regions) + p)
-                    if a == b:
-                        return False  # a cycle
-                    parent[a] = b
-        return edges == vertices - 1
-
-
-def _open(dom: list[int], n: int, cells: range | list[int]) -> int:
-    """The cells of `cells` whose shading or label is undecided, as a `Bitboard` set."""
-    found = 0
-    for cell in cells:
-        label = dom[n + cell]
-        if dom[cell] == UNDECIDED or label & (label - 1):
-            found |= 1 << cell
-    return found
+        return edges == len(joined) - 1 and len(components(joined)) == 1
 
 
 def _labels_apart(dom: list[int], n: int, regions: list[int]) -> bool:

@@ -384,11 +384,8 @@ class _SeaReach:
         if left < 0:
             raise Contradiction
         board = self.board
-        rest = others = board.full & ~known  # the cells that are not known sea
         reach = 0
-        while rest:
-            region = board.flood(rest & -rest, others)
-            rest &= ~region
+        for region in board.groups(board.full & ~known):  # parted by the known sea
             budget = region.bit_count() - sum(number for bit, number in self.clues
                                               if bit & region)
             if budget < 0:

@@ -96,6 +96,7 @@ False
 from __future__ import annotations
 
 import itertools
+import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -898,7 +899,7 @@ class _Walk:
             return
         var = self._choice(scope)
         if var is None:
-            if found.keep is None or len(found.solutions) < found.keep:
+            if found.room() != 0:
                 found.solutions.append(store.solution() if scope is None
                                        else store.assignment())
             found.count += 1
@@ -969,9 +970,7 @@ class _Walk:
             if not part.count:
                 return  # no completion of this group: none of the node
             done.append(part)
-        count = 1
-        for part in done:
-            count *= part.count
+        count = math.prod(part.count for part in done)
         room = found.room()
         if room != 0:
             base = store.assignment()
