@@ -42,6 +42,25 @@ def islands_of(grid, sea):
     return found
 
 
+def solved_stores(grid):
+    """Every shading of `grid` the rules accept, the clues read off its islands (each at
+    its lowest cell): (sea, islands in the order of their lowest cells, clues, a store
+    holding it as a solved store does: every cell and label fixed, island k's label
+    `2 << k`)."""
+    for sea_cells in itertools.product((False, True), repeat=grid.size):
+        sea = {v for v in range(grid.size) if sea_cells[v]}
+        islands = islands_of(grid, sea)
+        clues = sorted((min(island), len(island)) for island in islands)
+        if not islands or not is_solution(grid, clues, sea):
+            continue
+        store, _ = propagator(grid, clues, (), fixed=[
+            (v, SEA if v in sea else LAND) for v in range(grid.size)])
+        for k, island in enumerate(islands):
+            for v in island:
+                store.dom[grid.size + v] = 2 << k
+        yield sea, islands, clues, store
+
+
 def spans(grid, cells):
     """(columns, rows) a set of cells spans."""
     return (span_of(sum(1 << v % grid.cols for v in cells)),
@@ -69,28 +88,17 @@ def test_at_every_corner_contact_of_a_solution_one_island_has_a_loop(rows, cols)
     # from the boxes the rule lists once every cell is decided.
     grid = Grid(rows, cols)
     contacts = 0
-    for sea_cells in itertools.product((False, True), repeat=grid.size):
-        sea = {v for v in range(grid.size) if sea_cells[v]}
-        islands = islands_of(grid, sea)
-        clues = sorted((min(island), len(island)) for island in islands)
-        if not islands or not is_solution(grid, clues, sea):
-            continue
+    for sea, islands, clues, store in solved_stores(grid):
         pairs = corner_contacts(grid, islands)
         if not pairs:
             continue
         contacts += len(pairs)
         rule = Enclosure(grid, LAND, [number for _, number in clues], len(sea))
-        store, _ = propagator(grid, clues, (), fixed=[
-            (v, SEA if v in sea else LAND) for v in range(grid.size)])
-        for island in islands:  # labels as a solved store holds them
-            for v in island:
-                store.dom[grid.size + v] = 2 << [c for c, _ in clues].index(min(island))
         for pair in pairs:
             boxed = [k for k in pair
                      if fits(len(islands[k]), *spans(grid, islands[k]), cols, rows, len(sea))]
             assert boxed, (rows, cols, sorted(sea), pair)
-            labels = [2 << [c for c, _ in clues].index(min(islands[k])) for k in pair]
-            assert any(rule._boxes(store.dom, label) for label in labels), sorted(sea)
+            assert any(rule._boxes(store.dom, 2 << k) for k in pair), sorted(sea)
     assert contacts > 0
 
 

@@ -17,13 +17,12 @@ rows has w + h - 1 cells at least.
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
 from conftest import clues_off, grown_sea, sampled
-from test_enclosure import islands_of
-from test_islands import alone_agrees, is_solution, propagator, settled_text
+from test_enclosure import solved_stores
+from test_islands import alone_agrees, is_solution, settled_text
 
 from twinsolve.core.clue_grid import Bitboard
 from twinsolve.search.enclosure import island_sets
@@ -47,22 +46,12 @@ def test_every_island_of_a_solution_spans_a_box_the_rule_lists(rows, cols):
     grid = Grid(rows, cols)
     board = Bitboard(rows, cols)
     checked = tight = 0
-    for sea_cells in itertools.product((False, True), repeat=grid.size):
-        sea = {v for v in range(grid.size) if sea_cells[v]}
-        islands = islands_of(grid, sea)
-        clues = sorted((min(island), len(island)) for island in islands)
-        if not islands or not is_solution(grid, clues, sea):
-            continue
-        store, _ = propagator(grid, clues, (), fixed=[
-            (v, SEA if v in sea else LAND) for v in range(grid.size)])
-        for k, island in enumerate(sorted(islands, key=min)):
-            for v in island:  # labels as a solved store holds them
-                store.dom[grid.size + v] = 2 << k
+    for sea, islands, clues, store in solved_stores(grid):
         rule = SeaSpan(grid, LAND, [number for _, number in clues], len(sea))
         rule(store)  # a solution: no contradiction
         sea_rows = sum(1 << r for r in {v // cols for v in sea})
         sea_cols = sum(1 << c for c in {v % cols for v in sea})
-        for k, island in enumerate(sorted(islands, key=min)):
+        for k, island in enumerate(islands):
             top, left, height, width = box_of(grid, island)
             cost = span_cost(top, left, height, width, rows, cols, sea_rows, sea_cols)
             assert cost <= len(sea), (rows, cols, sorted(sea), sorted(island))
