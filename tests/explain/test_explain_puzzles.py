@@ -5,6 +5,7 @@ level, and the hints (mistakes, next steps, done)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from conftest import ROOT
@@ -141,6 +142,33 @@ def test_nurikabe_cites_the_sea_edge_budget_and_it_agrees_with_the_answer():
         for item, value in step.decided:
             r, c = _cell(item)
             assert value == int(shaded[r][c]), (item, value)  # 1: shaded
+
+
+NURIKABE_GRADED = sorted(path.name for path in (ROOT / "instances" / "nurikabe" / "graded")
+                         .glob("*.txt"))
+ISLAND_NAMED = re.compile(r"island of the (\d+) at r(\d+)c(\d+)")
+# What the rules of the shapes technique say (`nurikabe.explain._said`), one of which a step
+# of that technique names.
+SHAPES_SAY = ("every way to complete", "compact", "a loop of shaded cells", "one line past")
+
+
+@pytest.mark.parametrize("name", NURIKABE_GRADED)
+def test_nurikabe_steps_name_the_islands_that_could_take_their_cells(name):
+    """An island a step's sentence names could take one of the step's cells (the cell lies
+    within its number less one steps of its clue): the rules named are those that narrowed
+    the cells or their labels, not whatever else the same propagation did on the grid. And
+    a step of the shapes technique names one of its rules."""
+    found = explain(_load("nurikabe", f"graded/{name}"))
+    named = 0
+    for step in found.steps:
+        cells = [_cell(item) for item, _ in step.decided]
+        for number, r, c in ISLAND_NAMED.findall(step.reason):
+            named += 1
+            assert any(abs(int(r) - rr) + abs(int(c) - cc) < int(number)
+                       for rr, cc in cells), step
+        if step.technique == "shapes":
+            assert any(words in step.reason for words in SHAPES_SAY), step
+    assert named  # the steps do name islands
 
 
 # Small Nurikabe grids with several answers (2, 4 and 12 of them).

@@ -9,6 +9,11 @@ explainer's fault, said as such). A hint's mistake is the first decided
 cell in reading order after which the decided cells have no answer in
 common: a binary search over reading-order prefixes.
 
+A step's sentence names the rules that narrowed the variables of its own
+cells (`named`), not every rule that narrowed something in the propagation
+that found it: that propagation starts afresh from the known cells, so most
+of what it does is elsewhere on the grid.
+
 The idea: what the puzzles' explainers share, the frame around their own
 reasoning, is here once; each puzzle's `explain.py` keeps its techniques
 and its sentences.
@@ -16,14 +21,14 @@ and its sentences.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from typing import Any, Protocol, TypeVar
 
 from ..core.clue_grid import AnswerKey, ClueGrid
 from .steps import Step, solved
 
 __all__ = ["techniques_of", "truth", "walk", "stopped_summary", "decided_solution",
-           "first_mistake"]
+           "first_mistake", "named"]
 
 T = TypeVar("T")
 
@@ -98,3 +103,24 @@ def first_mistake(order: Sequence[T], has_answer: Callable[[Sequence[T]], bool])
         else:
             high = middle
     return order[high - 1]
+
+
+def named(fired: Sequence[tuple[Any, Set[int]]], variables: Set[int],
+          say: Callable[[Any], T], limit: int, causes: Set[str] = frozenset()) -> list[T]:
+    """What a step's sentence names (module docstring), each said once by `say`: the last
+    `limit` of the rules of `fired` (each with the variables it narrowed, in the order
+    they ran) that narrowed one of `variables` (the step's cells and what decides them).
+    And when none of them is of a class in `causes` (the rules of the step's technique),
+    the last rule of those that ran comes first: the propagation one technique easier
+    settled no cell, so the step needs what one of them found, even where that was not
+    the cells' own variables."""
+    bearing = [rule for rule, narrowed in fired if not variables.isdisjoint(narrowed)]
+    said = list(dict.fromkeys(say(rule) for rule in bearing))[-limit:]
+    if causes and not any(type(rule).__name__ in causes for rule in bearing):
+        cause = next((rule for rule, _ in reversed(fired) if type(rule).__name__ in causes),
+                     None)
+        if cause is not None:
+            first = say(cause)
+            others = [words for words in said if words != first]
+            said = [first, *others[max(len(others) - limit + 1, 0):]]
+    return said

@@ -3,6 +3,8 @@
 - The steps replay to the verified solution, each cell once, every step of a
   technique the levels name; the hardest one is the puzzle's grade; a level
   stops the steps exactly where that level's grader stops.
+- A step names the rules that fixed its cells' sides or corners (a clue it names
+  is one of its cells or touches one), and the rule of its technique.
 - Hints: the first wrong cell is a mistake, else the next step, else None;
   positions that are not one are refused by key.
 """
@@ -10,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import ROOT, sampled
@@ -44,6 +47,30 @@ def test_the_steps_replay_to_the_solution_and_levels_stop_where_the_grader_does(
         assert limited.complete is settled, easier
         assert all(step.technique in generate.LEVEL_TECHNIQUES[easier]
                    for step in limited.steps)
+
+
+CLUE_NAMED = re.compile(r"the \d at r(\d+)c(\d+) counts its sides")
+# What the rule of each technique that no easier one has says (`explain._said`).
+TECHNIQUE_SAYS = {"loop": "the loop is one loop", "probing": "to a contradiction"}
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in GRADED.glob("*.txt")))
+def test_a_step_names_the_clues_at_its_cells_and_its_technique(name):
+    """A clue a step's sentence names reads a side or a corner of one of the step's cells:
+    it is that cell or touches it at a side or a corner. Not the clues the same
+    propagation happened to use elsewhere on the grid. And a loop or probing step names
+    the rule of its technique, whose finding the step needs even when it was elsewhere."""
+    found = explain(load_file(GRADED / name))
+    named = 0
+    for step in found.steps:
+        cells = [tuple(int(x) for x in item[1:].split("c")) for item, _ in step.decided]
+        for r, c in CLUE_NAMED.findall(step.reason):
+            named += 1
+            assert any(abs(int(r) - rr) <= 1 and abs(int(c) - cc) <= 1
+                       for rr, cc in cells), step
+        if step.technique in TECHNIQUE_SAYS:
+            assert TECHNIQUE_SAYS[step.technique] in step.reason, step
+    assert named  # the steps do name clues
 
 
 def test_a_puzzle_needing_branching_shows_a_bifurcation():

@@ -13,8 +13,11 @@ model with the cells earlier steps decided,
 propagates with the easiest technique set first and stops at the first rule
 that decides a cell; that cell (and any other the same propagation decided)
 is the step, of the hardest technique of the set that found it, and its
-sentence names the rules that just narrowed something (an island's reach,
-its completions, the sea, a pool). When no rule decides another cell, a
+sentence names the last rules of that propagation that narrowed the cells
+it decides or their labels (an island's reach, its completions, the sea, a
+pool: the islands named are those that gave the cell up or took it), and
+a rule of its technique first when none of those is one
+(`cellwise.named`). When no rule decides another cell, a
 probing step is a cell whose one value leads these rules to a contradiction;
 a lookahead step one whose value does so once probing runs too. Because the
 rules are the grader's, the hardest technique the steps need is the puzzle's
@@ -57,8 +60,12 @@ __all__ = ["LEVELS", "ORDER", "explain", "hint", "techniques_of"]
 ORDER = ("bounds", "reach", "cuts", "shapes", "probing", "lookahead", "branching")
 _RULES = ("reach", "cuts", "shapes")  # the techniques that are rules (a model each)
 _SEARCH_NODES = 200_000  # a refuted branch searched deeper than this is not told as refuted
-_NAMED = 3  # the rules a step's sentence names: the last ones that narrowed anything
+_NAMED = 3  # the rules a step's sentence names: the last that narrowed its cells or labels
 _SHADED, _UNSHADED = IS_TRUE, IS_FALSE
+# The rules of a technique that no easier one has (by class), one of which a step of that
+# technique names (`cellwise.named`); the islands' own rules serve every level.
+_CAUSES = {"reach": frozenset({"_SeaReach"}), "cuts": frozenset({"CrossCut"}),
+           "shapes": frozenset({"_Shapes", "_EdgeBudget", "Enclosure", "SeaSpan"})}
 
 
 def techniques_of(level: str | None) -> tuple[str, ...]:
@@ -72,7 +79,8 @@ class _CellFollows(Exception):
 
 class _Watched:
     """A rule that reports the first cell it decides (`_CellFollows`) unless the walker
-    is trying a value (`silent`), and notes the rules that narrowed anything."""
+    is trying a value (`silent`), and notes each run that narrowed anything, with the
+    variables it narrowed."""
 
     __slots__ = ("rule", "walker")
 
@@ -84,9 +92,10 @@ class _Watched:
         self.rule(store)
         if store.mark() == before or self.walker.silent:
             return
-        self.walker.fired.append(self.rule)
+        narrowed = {v for v, _ in store.trail[before:]}
+        self.walker.fired.append((self.rule, narrowed))
         cells = self.walker.cells
-        if any(v < cells for v, _ in store.trail[before:]):
+        if any(v < cells for v in narrowed):
             raise _CellFollows
 
 
@@ -117,7 +126,7 @@ class _Walker:
         self.techniques = techniques
         self.cells = instance.rows * instance.cols
         self.known: dict[int, int] = {}  # cell -> its decided mask
-        self.fired: list[Any] = []
+        self.fired: list[tuple[Any, set[int]]] = []  # (rule, what it narrowed) per run
         self.silent = False
         self._models: dict[tuple[str, ...], NurikabeModel] = {}
 
@@ -177,8 +186,10 @@ class _Walker:
         cells = sorted({v for v, _ in store.trail[mark:] if v < self.cells
                         and v not in self.known and dom[v] != UNDECIDED})
         values = tuple(1 if dom[v] == _SHADED else 0 for v in cells)
-        said = list(dict.fromkeys(_said(rule, self.instance) for rule in self.fired))
-        recent = said[-_NAMED:]
+        # A cell's label is variable cells + cell (`search.islands`).
+        recent = cellwise.named(self.fired, {*cells, *(self.cells + v for v in cells)},
+                                lambda rule: _said(rule, self.instance), _NAMED,
+                                _CAUSES.get(technique, frozenset()))
         says = ", and ".join(words for words, _ in recent) or "the clues"
         premises = tuple(clue for _, clue in recent if clue)
         earlier = tuple(_key(v, cols) for v in sorted(self.known) if _next_to(v, cells, cols))

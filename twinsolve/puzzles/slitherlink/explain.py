@@ -14,12 +14,15 @@ code: a `hand.SlitherModel` per technique level, its rules the engine's
 model with what earlier steps found, propagates with the easiest level first,
 and stops at the first rule that makes a cell follow; that cell (and any
 other the same rule settled) is the step, of the hardest technique of the
-level that found it. Because the rules and their fixpoints are the
-grader's, the hardest technique the steps need is the puzzle's level, and
-`--level` stops the steps where that level's solver stops. When no level
-settles another cell, a "bifurcation" step takes the first undecided cell
-in reading order: the other value leaves no loop (a search of that branch
-finds none), or, in a puzzle with several answers, this one is chosen.
+level that found it, and its sentence names the last rules of that
+propagation that fixed one of its cells' sides or corner parities, and a
+rule of its technique first when none of those is one (`cellwise.named`).
+Because the rules and their fixpoints are the grader's, the hardest
+technique the steps need is the puzzle's level, and `--level` stops the
+steps where that level's solver stops. When no level settles another cell,
+a "bifurcation" step takes the first undecided cell in reading order: the
+other value leaves no loop (a search of that branch finds none), or, in a
+puzzle with several answers, this one is chosen.
 
 `hint(instance, {"inside": [...]})` takes a position with `?` for undecided
 cells: the first decided cell (reading order) after which the decided cells
@@ -61,7 +64,12 @@ __all__ = ["LEVELS", "ORDER", "explain", "hint", "techniques_of"]
 
 ORDER = (*TECHNIQUES, "branching")  # every technique, easiest first
 _SEARCH_NODES = 200_000  # a refuted branch searched deeper than this is not told as refuted
-_NAMED = 3  # the rules a step's sentence names: the last ones that settled anything
+_NAMED = 3  # the rules a step's sentence names: the last to fix its cells' sides, corners
+# The rules of a technique that no easier one has (by class), one of which a step of that
+# technique names (`cellwise.named`); the tables serve counts, patterns and corners alike.
+_CAUSES = {"loop": frozenset({"_AllPaths"}), "probing": frozenset({"_Probe"}),
+           "colours": frozenset({"_Xor", "_ColourClasses", "RegionConnected",
+                                 "ReachesBorder"})}
 # What each kind of rule says, by the rule's class (`hand`'s and the engine's names).
 _SAYS = {
     "_ClueTable": "the {clue} at {cell} counts its sides on the loop",
@@ -110,8 +118,9 @@ class _Colour:
 
 
 class _Watched:
-    """A rule that reports the first cell it settles (`_CellFollows`), and the rules
-    that settled anything before it, which a step's sentence names."""
+    """A rule that reports the first cell it settles (`_CellFollows`), and notes each run
+    that settled anything before it, with the variables it narrowed (a step's sentence
+    names those that bear on its cells)."""
 
     __slots__ = ("rule", "walker")
 
@@ -123,10 +132,11 @@ class _Watched:
         self.rule(store)
         if len(store.trail) == before:
             return
+        narrowed = {v for v, _ in store.trail[before:]}
         if not isinstance(self.rule, _Colour):
-            self.walker.fired.append(self.rule)
+            self.walker.fired.append((self.rule, narrowed))
         cells = self.walker.cells
-        if any(v < cells for v, _ in store.trail[before:]):
+        if any(v < cells for v in narrowed):
             raise _CellFollows(self.rule)
 
 
@@ -150,7 +160,8 @@ class _Walker:
         self.branching = "branching" in techniques
         self.known: dict[int, int] = {}  # variable -> its decided mask
         self.cells = instance.rows * instance.cols
-        self.fired: list[Any] = []  # the rules that settled something, this propagation
+        # The runs that settled something, this propagation: (rule, what it narrowed)
+        self.fired: list[tuple[Any, set[int]]] = []
         self._models: dict[int, tuple[SlitherModel, Propagator]] = {}
 
     def _model(self, k: int) -> tuple[SlitherModel, Propagator]:
@@ -221,8 +232,14 @@ class _Walker:
         cells = sorted(v for v, _ in store.trail[mark:] if v < self.cells
                        and v not in self.known and dom[v] != UNDECIDED)
         values = tuple(1 if dom[v] == IS_TRUE else 0 for v in cells)
-        said = [_said(rule, self.instance) for rule in self.fired]
-        recent = list(dict.fromkeys(said))[-_NAMED:]  # the last few, each once
+        # What bears on a cell: its sides, and its corners' parities (with `corners`).
+        layout = SideLayout(self.instance.rows, self.instance.cols)
+        bearing = set(cells)
+        for v in cells:
+            r, c = divmod(v, self.instance.cols)
+            bearing.update(layout.cell_sides(r, c), layout.cell_corners(r, c))
+        recent = cellwise.named(self.fired, bearing, lambda rule: _said(rule, self.instance),
+                                _NAMED, _CAUSES.get(technique, frozenset()))
         says = ", and ".join(words for words, _ in recent) or _SAYS["_Table"]
         premises = tuple(cell for _, clue in recent for cell in clue)
         cols = self.instance.cols
