@@ -4,7 +4,8 @@
   technique the levels name; the hardest one is the puzzle's grade; a level
   stops the steps exactly where that level's grader stops.
 - A step names the rules that fixed its cells' sides or corners (a clue it names
-  is one of its cells or touches one), and the rule of its technique.
+  is one of its cells or touches one), and the rule of its technique; else the
+  side and the cell across it that were known before.
 - Hints: the first wrong cell is a mistake, else the next step, else None;
   positions that are not one are refused by key.
 """
@@ -50,6 +51,8 @@ def test_the_steps_replay_to_the_solution_and_levels_stop_where_the_grader_does(
 
 
 CLUE_NAMED = re.compile(r"the \d at r(\d+)c(\d+) counts its sides")
+LINK_NAMED = re.compile(r"its side toward r(\d+)c(\d+) is (on|off) the loop \(found before\), "
+                        r"and r\d+c\d+ is (inside|outside)")
 # What the rule of each technique that no easier one has says (`explain._said`).
 TECHNIQUE_SAYS = {"loop": "the loop is one loop", "probing": "to a contradiction"}
 
@@ -58,10 +61,13 @@ TECHNIQUE_SAYS = {"loop": "the loop is one loop", "probing": "to a contradiction
 def test_a_step_names_the_clues_at_its_cells_and_its_technique(name):
     """A clue a step's sentence names reads a side or a corner of one of the step's cells:
     it is that cell or touches it at a side or a corner. Not the clues the same
-    propagation happened to use elsewhere on the grid. And a loop or probing step names
-    the rule of its technique, whose finding the step needs even when it was elsewhere."""
+    propagation happened to use elsewhere on the grid. A loop or probing step names the
+    rule of its technique, whose finding the step needs even when it was elsewhere. And a
+    step no rule of its propagation bears on names the side found before and the cell
+    across it that give its value."""
     found = explain(load_file(GRADED / name))
-    named = 0
+    inside = found.solution["inside"]
+    named = linked = 0
     for step in found.steps:
         cells = [tuple(int(x) for x in item[1:].split("c")) for item, _ in step.decided]
         for r, c in CLUE_NAMED.findall(step.reason):
@@ -70,7 +76,15 @@ def test_a_step_names_the_clues_at_its_cells_and_its_technique(name):
                        for rr, cc in cells), step
         if step.technique in TECHNIQUE_SAYS:
             assert TECHNIQUE_SAYS[step.technique] in step.reason, step
-    assert named  # the steps do name clues
+        for r, c, state, across in LINK_NAMED.findall(step.reason):
+            # No rule fixed its sides this step: the side and the cell across were known,
+            # and they give the cell's value, as the verified answer has them.
+            (rr, cc), value = cells[0], step.decided[0][1]
+            assert abs(int(r) - rr) + abs(int(c) - cc) == 1, step
+            assert int(inside[int(r)][int(c)]) == (across == "inside"), step
+            assert value == (across == "inside") ^ (state == "on"), step
+            linked += 1
+    assert named and linked  # the steps do name clues, and sides found before
 
 
 def test_a_puzzle_needing_branching_shows_a_bifurcation():

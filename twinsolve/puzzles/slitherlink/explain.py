@@ -240,7 +240,8 @@ class _Walker:
             bearing.update(layout.cell_sides(r, c), layout.cell_corners(r, c))
         recent = cellwise.named(self.fired, bearing, lambda rule: _said(rule, self.instance),
                                 _NAMED, _CAUSES.get(technique, frozenset()))
-        says = ", and ".join(words for words, _ in recent) or _SAYS["_Table"]
+        says = (", and ".join(words for words, _ in recent) + ", which fixes the loop's sides "
+                "here" if recent else self._link(store, cells[0], layout))
         premises = tuple(cell for _, clue in recent for cell in clue)
         cols = self.instance.cols
         parts = []
@@ -249,12 +250,30 @@ class _Walker:
                      if x == value]
             if named:
                 parts.append(f"{', '.join(named)} {'is' if len(named) == 1 else 'are'} {word}")
-        reason = (f"{' and '.join(parts)}: {says}, which fixes the loop's sides here; a "
-                  "cell is across the loop from its neighbour exactly where the side "
-                  "between them is on.")
+        reason = (f"{' and '.join(parts)}: {says}; a cell is across the loop from its "
+                  "neighbour exactly where the side between them is on.")
         earlier = tuple(cell_key(*divmod(v, cols)) for v in sorted(self.known)
                         if v < self.cells and _next_to(v, cells, cols))
         return _Move(tuple(cells), values, technique, reason, premises + earlier)
+
+    def _link(self, store: Store, cell: int, layout: SideLayout) -> str:
+        """Why `cell` follows when no rule of this propagation fixed its sides: one of them
+        was known before, and so was the cell across it (or the grid's edge)."""
+        r, c = divmod(cell, self.instance.cols)
+        dom = store.dom
+        for side, (rr, cc) in zip(layout.cell_sides(r, c),
+                                  ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)), strict=True):
+            other = layout.cell(rr, cc)
+            if dom[side] == UNDECIDED or (other is not None and dom[other] == UNDECIDED):
+                continue
+            state = "on" if dom[side] == IS_TRUE else "off"
+            if other is None:
+                return (f"its side on the grid's edge is {state} the loop (found before), and "
+                        "past the edge is outside")
+            across = "inside" if dom[other] == IS_TRUE else "outside"
+            return (f"its side toward {cell_key(rr, cc)} is {state} the loop (found before), "
+                    f"and {cell_key(rr, cc)} is {across}")
+        return _SAYS["_Table"]  # not met: a cell follows from a side and the cell across
 
     def decide(self, move: _Move) -> None:
         for cell, value in zip(move.cells, move.values, strict=True):
