@@ -54,15 +54,16 @@ CLUE_NAMED = re.compile(r"the \d at r(\d+)c(\d+) counts its sides")
 LINK_NAMED = re.compile(r"its side toward r(\d+)c(\d+) is (on|off) the loop \(found before\), "
                         r"and r\d+c\d+ is (inside|outside)")
 # What the rule of each technique that no easier one has says (`explain._said`).
-TECHNIQUE_SAYS = {"loop": "the loop is one loop", "probing": "to a contradiction"}
+TECHNIQUE_SAYS = {"patterns": "a pattern of the clues", "loop": "the loop is one loop",
+                  "probing": "to a contradiction"}
 
 
 @pytest.mark.parametrize("name", sorted(path.name for path in GRADED.glob("*.txt")))
 def test_a_step_names_the_clues_at_its_cells_and_its_technique(name):
     """A clue a step's sentence names reads a side or a corner of one of the step's cells:
     it is that cell or touches it at a side or a corner. Not the clues the same
-    propagation happened to use elsewhere on the grid. A loop or probing step names the
-    rule of its technique, whose finding the step needs even when it was elsewhere. And a
+    propagation happened to use elsewhere on the grid. A patterns, loop or probing step
+    names what its technique found, which the step needs even where it was elsewhere. And a
     step no rule of its propagation bears on names the side found before and the cell
     across it that give its value."""
     found = explain(load_file(GRADED / name))

@@ -67,13 +67,16 @@ _SEARCH_NODES = 200_000  # a refuted branch searched deeper than this is not tol
 _NAMED = 3  # the rules a step's sentence names: the last to fix its cells' sides, corners
 # The rules of a technique that no easier one has (by class), one of which a step of that
 # technique names (`cellwise.named`); the tables serve counts, patterns and corners alike.
-_CAUSES = {"loop": frozenset({"_AllPaths"}), "probing": frozenset({"_Probe"}),
+_CAUSES = {"patterns": frozenset({"_Patterns"}), "loop": frozenset({"_AllPaths"}),
+           "probing": frozenset({"_Probe"}),
            "colours": frozenset({"_Xor", "_ColourClasses", "RegionConnected",
                                  "ReachesBorder"})}
 # What each kind of rule says, by the rule's class (`hand`'s and the engine's names).
 _SAYS = {
     "_ClueTable": "the {clue} at {cell} counts its sides on the loop",
     "_Table": "two loop sides or none meet at each point",
+    "_Patterns": "a pattern of the clues settles sides at once (two 3s side by side or "
+                 "corner to corner, or a clue in a corner of the grid)",
     "_AllPaths": "the loop is one loop: no path of it may close before the answer",
     "_Xor": "a side is on the loop exactly where its two cells differ",
     "_ColourClasses": "cells joined by sides on the loop (other colour) and off it (same "
@@ -115,6 +118,11 @@ class _Colour:
             if dom[side] != UNDECIDED and across != UNDECIDED:
                 store.restrict(self.cell, across if dom[side] == IS_FALSE else across ^ UNDECIDED)
                 return
+
+
+class _Patterns:
+    """What the clues' patterns fix as a level's propagation begins (`SlitherModel.start`,
+    not a rule), noted in `_Walker.fired` as a rule's run is, so a step names it too."""
 
 
 class _Watched:
@@ -206,8 +214,11 @@ class _Walker:
                 for var, mask in self.known.items():
                     if var < len(store):
                         store.restrict(var, mask)
+                before = store.mark()
                 if not model.start():
                     raise Contradiction
+                if store.mark() > before:  # what the patterns fixed, told like a rule's
+                    self.fired.append((_Patterns(), {v for v, _ in store.trail[before:]}))
                 prop.schedule_all()
                 if not prop.propagate():
                     raise Contradiction
@@ -257,8 +268,9 @@ class _Walker:
         return _Move(tuple(cells), values, technique, reason, premises + earlier)
 
     def _link(self, store: Store, cell: int, layout: SideLayout) -> str:
-        """Why `cell` follows when no rule of this propagation fixed its sides: one of them
-        was known before, and so was the cell across it (or the grid's edge)."""
+        """Why `cell` follows when no rule of this propagation (nor the patterns) fixed its
+        sides: one of them was known before, and so was the cell across it (or the grid's
+        edge)."""
         r, c = divmod(cell, self.instance.cols)
         dom = store.dom
         for side, (rr, cc) in zip(layout.cell_sides(r, c),
