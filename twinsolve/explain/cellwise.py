@@ -25,10 +25,11 @@ from collections.abc import Callable, Mapping, Sequence, Set
 from typing import Any, Protocol, TypeVar
 
 from ..core.clue_grid import AnswerKey, ClueGrid
+from ..search.propagate import Store
 from .steps import Step, solved
 
 __all__ = ["techniques_of", "truth", "walk", "stopped_summary", "decided_solution",
-           "first_mistake", "named"]
+           "first_mistake", "named", "Watched", "CellFollows"]
 
 T = TypeVar("T")
 
@@ -124,3 +125,41 @@ def named(fired: Sequence[tuple[Any, Set[int]]], variables: Set[int],
             others = [words for words in said if words != first]
             said = [first, *others[max(len(others) - limit + 1, 0):]]
     return said
+
+
+class CellFollows(Exception):
+    """A watched rule's run decided a cell that was not known (`Watched`): the step."""
+
+    def __init__(self, rule: Any) -> None:
+        super().__init__()
+        self.rule = rule
+
+
+class Watching(Protocol):
+    cells: int  # the variables below this are the cells
+    fired: list[tuple[Any, set[int]]]  # each noted run: (rule, what it narrowed)
+    silent: bool  # trying a value: nothing noted, nothing raised
+
+
+class Watched:
+    """A rule a walker watches: a run that narrowed anything is noted in its `fired` with
+    the variables it narrowed (unless `noted` is False: bookkeeping no sentence names), and
+    a run that decided a cell raises `CellFollows`; neither while the walker is `silent`."""
+
+    __slots__ = ("rule", "walker", "noted")
+
+    def __init__(self, rule: Any, walker: Watching, noted: bool = True) -> None:
+        self.rule, self.walker, self.noted = rule, walker, noted
+
+    def __call__(self, store: Store) -> None:
+        before = len(store.trail)
+        self.rule(store)
+        walker = self.walker
+        if len(store.trail) == before or walker.silent:
+            return
+        narrowed = {v for v, _ in store.trail[before:]}
+        if self.noted:
+            walker.fired.append((self.rule, narrowed))
+        cells = walker.cells
+        if any(v < cells for v in narrowed):
+            raise CellFollows(self.rule)

@@ -73,32 +73,6 @@ def techniques_of(level: str | None) -> tuple[str, ...]:
     return cellwise.techniques_of(level, LEVELS, ORDER, LEVEL_TECHNIQUES, always=("bounds",))
 
 
-class _CellFollows(Exception):
-    """Propagation stops: a rule has decided a cell that was not known."""
-
-
-class _Watched:
-    """A rule that reports the first cell it decides (`_CellFollows`) unless the walker
-    is trying a value (`silent`), and notes each run that narrowed anything, with the
-    variables it narrowed."""
-
-    __slots__ = ("rule", "walker")
-
-    def __init__(self, rule: Any, walker: _Walker) -> None:
-        self.rule, self.walker = rule, walker
-
-    def __call__(self, store: Store) -> None:
-        before = store.mark()
-        self.rule(store)
-        if store.mark() == before or self.walker.silent:
-            return
-        narrowed = {v for v, _ in store.trail[before:]}
-        self.walker.fired.append((self.rule, narrowed))
-        cells = self.walker.cells
-        if any(v < cells for v in narrowed):
-            raise _CellFollows
-
-
 @dataclass(frozen=True)
 class _Move:
     cells: tuple[int, ...]  # the cells decided, in reading order
@@ -134,7 +108,7 @@ class _Walker:
         key = (*rules, "probing") if probing else rules
         if key not in self._models:
             self._models[key] = build(self.instance, probe=probing, techniques=key,
-                                      wrap=lambda rule: _Watched(rule, self))
+                                      wrap=lambda rule: cellwise.Watched(rule, self))
         return self._models[key]
 
     def undecided(self) -> list[int]:
@@ -170,7 +144,7 @@ class _Walker:
             try:
                 if not model.prop.propagate():
                     raise NoSolution("no solution: the clues contradict each other")
-            except _CellFollows:
+            except cellwise.CellFollows:
                 return self._move(store, mark, rules[-1] if rules else "bounds")
             finally:
                 store.undo(mark)

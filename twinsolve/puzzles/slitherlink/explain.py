@@ -91,14 +91,6 @@ def techniques_of(level: str | None) -> tuple[str, ...]:
     return cellwise.techniques_of(level, LEVELS, ORDER, LEVEL_TECHNIQUES)
 
 
-class _CellFollows(Exception):
-    """Propagation stops: `rule` has settled a cell that was not known."""
-
-    def __init__(self, rule: Any) -> None:
-        super().__init__()
-        self.rule = rule
-
-
 class _Colour:
     """Bookkeeping, not a technique: a cell is settled from a settled neighbour (or the
     edge) and the side between them. It never settles a side, so an easy level's steps
@@ -125,29 +117,6 @@ class _Patterns:
     not a rule), noted in `_Walker.fired` as a rule's run is, so a step names it too."""
 
 
-class _Watched:
-    """A rule that reports the first cell it settles (`_CellFollows`), and notes each run
-    that settled anything before it, with the variables it narrowed (a step's sentence
-    names those that bear on its cells)."""
-
-    __slots__ = ("rule", "walker")
-
-    def __init__(self, rule: Any, walker: _Walker) -> None:
-        self.rule, self.walker = rule, walker
-
-    def __call__(self, store: Store) -> None:
-        before = len(store.trail)
-        self.rule(store)
-        if len(store.trail) == before:
-            return
-        narrowed = {v for v, _ in store.trail[before:]}
-        if not isinstance(self.rule, _Colour):
-            self.walker.fired.append((self.rule, narrowed))
-        cells = self.walker.cells
-        if any(v < cells for v in narrowed):
-            raise _CellFollows(self.rule)
-
-
 @dataclass(frozen=True)
 class _Move:
     cells: tuple[int, ...]  # the cells settled, in reading order
@@ -170,6 +139,7 @@ class _Walker:
         self.cells = instance.rows * instance.cols
         # The runs that settled something, this propagation: (rule, what it narrowed)
         self.fired: list[tuple[Any, set[int]]] = []
+        self.silent = False  # `cellwise.Watched`: this walker always watches
         self._models: dict[int, tuple[SlitherModel, Propagator]] = {}
 
     def _model(self, k: int) -> tuple[SlitherModel, Propagator]:
@@ -193,7 +163,8 @@ class _Walker:
                     watched = [v for link in links for v in link if v is not None]
                     rules.append((_Colour(layout.cell(r, c), links), watched, 0))
             for rule, watches, priority in rules:
-                prop.add_rule(_Watched(rule, self), watches, priority=priority)
+                prop.add_rule(cellwise.Watched(rule, self, not isinstance(rule, _Colour)),
+                              watches, priority=priority)
             if model.probe is not None:
                 model.probe.first_only = True  # one failed trial a step
             self._models[k] = model, prop
@@ -222,7 +193,7 @@ class _Walker:
                 prop.schedule_all()
                 if not prop.propagate():
                     raise Contradiction
-            except _CellFollows:
+            except cellwise.CellFollows:
                 return self._move(store, mark, self.levels[k])
             except Contradiction:
                 raise NoSolution("no solution: the clues contradict each other") from None
