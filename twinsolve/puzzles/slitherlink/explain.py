@@ -137,6 +137,7 @@ class _Walker:
         self.branching = "branching" in techniques
         self.known: dict[int, int] = {}  # variable -> its decided mask
         self.cells = instance.rows * instance.cols
+        self.layout = SideLayout(instance.rows, instance.cols)
         # The runs that settled something, this propagation: (rule, what it narrowed)
         self.fired: list[tuple[Any, set[int]]] = []
         self.silent = False  # `cellwise.Watched`: this walker always watches
@@ -154,12 +155,10 @@ class _Walker:
                      in model.rule_list]
             if model.probe is not None:
                 rules.append((model.probe, None, max(p for _, _, p in rules) + 1))
-            layout = model.layout
+            layout = self.layout
             for r in range(layout.rows):
                 for c in range(layout.cols):
-                    top, right, bottom, left = layout.cell_sides(r, c)
-                    links = [(top, layout.cell(r - 1, c)), (right, layout.cell(r, c + 1)),
-                             (bottom, layout.cell(r + 1, c)), (left, layout.cell(r, c - 1))]
+                    links = _links(layout, r, c)
                     watched = [v for link in links for v in link if v is not None]
                     rules.append((_Colour(layout.cell(r, c), links), watched, 0))
             for rule, watches, priority in rules:
@@ -215,15 +214,18 @@ class _Walker:
                        and v not in self.known and dom[v] != UNDECIDED)
         values = tuple(1 if dom[v] == IS_TRUE else 0 for v in cells)
         # What bears on a cell: its sides, and its corners' parities (with `corners`).
-        layout = SideLayout(self.instance.rows, self.instance.cols)
+        layout = self.layout
         bearing = set(cells)
         for v in cells:
             r, c = divmod(v, self.instance.cols)
             bearing.update(layout.cell_sides(r, c), layout.cell_corners(r, c))
         recent = cellwise.named(self.fired, bearing, lambda rule: _said(rule, self.instance),
                                 _NAMED, _CAUSES.get(technique, frozenset()))
-        says = (", and ".join(words for words, _ in recent) + ", which fixes the loop's sides "
-                "here" if recent else self._link(store, cells[0], layout))
+        if recent:
+            says = (", and ".join(words for words, _ in recent)
+                    + ", which fixes the loop's sides here")
+        else:
+            says = self._link(store, cells[0])
         premises = tuple(cell for _, clue in recent for cell in clue)
         cols = self.instance.cols
         parts = []
@@ -238,24 +240,22 @@ class _Walker:
                         if v < self.cells and _next_to(v, cells, cols))
         return _Move(tuple(cells), values, technique, reason, premises + earlier)
 
-    def _link(self, store: Store, cell: int, layout: SideLayout) -> str:
+    def _link(self, store: Store, cell: int) -> str:
         """Why `cell` follows when no rule of this propagation (nor the patterns) fixed its
         sides: one of them was known before, and so was the cell across it (or the grid's
-        edge)."""
-        r, c = divmod(cell, self.instance.cols)
+        edge): the link the colour bookkeeping (`_Colour`) took."""
         dom = store.dom
-        for side, (rr, cc) in zip(layout.cell_sides(r, c),
-                                  ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)), strict=True):
-            other = layout.cell(rr, cc)
+        for side, other in _links(self.layout, *divmod(cell, self.instance.cols)):
             if dom[side] == UNDECIDED or (other is not None and dom[other] == UNDECIDED):
                 continue
             state = "on" if dom[side] == IS_TRUE else "off"
             if other is None:
                 return (f"its side on the grid's edge is {state} the loop (found before), and "
                         "past the edge is outside")
+            key = cell_key(*divmod(other, self.instance.cols))
             across = "inside" if dom[other] == IS_TRUE else "outside"
-            return (f"its side toward {cell_key(rr, cc)} is {state} the loop (found before), "
-                    f"and {cell_key(rr, cc)} is {across}")
+            return (f"its side toward {key} is {state} the loop (found before), and {key} "
+                    f"is {across}")
         return _SAYS["_Table"]  # not met: a cell follows from a side and the cell across
 
     def decide(self, move: _Move) -> None:
@@ -286,6 +286,13 @@ class _Walker:
             reason = (f"{key} is {'inside' if value else 'outside'}: the puzzle has answers "
                       f"with it {other} too; this one is chosen.")
         return _Move((cell,), (value,), "branching", reason, (), BIFURCATION)
+
+
+def _links(layout: SideLayout, r: int, c: int) -> list[tuple[int, int | None]]:
+    """Cell (r, c)'s sides, each with the cell across it (None past the grid's edge)."""
+    top, right, bottom, left = layout.cell_sides(r, c)
+    return [(top, layout.cell(r - 1, c)), (right, layout.cell(r, c + 1)),
+            (bottom, layout.cell(r + 1, c)), (left, layout.cell(r, c - 1))]
 
 
 def _next_to(v: int, cells: Sequence[int], cols: int) -> bool:
