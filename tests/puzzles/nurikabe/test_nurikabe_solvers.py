@@ -400,6 +400,27 @@ def test_a_thin_sea_is_branched_on_beside_its_shaded_cells():
     assert not usual.islands.thin  # a sea of half the grid: branching anywhere
 
 
+def test_a_cell_two_islands_may_own_is_branched_on_as_its_label():
+    # After the root of a 4 and a 3 on a 4x5 grid, the cell hand branches on first may be
+    # either island's: the search takes its label, and tries it as sea, then as the 4's,
+    # then as the 3's. Every answer is still met once: the counts are brute force's (12;
+    # a search that tried the label as sea and the 4's only would count 10).
+    instance = nurikabe.parse("nurikabe 4 5\n4 - - - -\n- - - - -\n- - - 3 -\n- - - - -\n")
+    model = hand.build(instance)
+    assert model.settle() and not model.decided()
+    model.enter_search()
+    size, store = model.grid.size, model.store
+    chosen = model.choose(store)
+    assert chosen >= size and store.dom[chosen - size] == UNDECIDED
+    assert list(model.order(store, chosen)) == [0, 1, 2]  # sea, the 4's, the 3's
+    assert list(model.order(store, chosen - size)) == [hand.TRUE, hand.FALSE]
+    expected = nurikabe.brute(instance, Limits(count=True)).count
+    assert expected > 1
+    for backend in ("hand", "hand:parts=false", "hand:probe=false", *BACKENDS[1:]):
+        counted = run(instance, backend, Limits(timeout=60, count=True))
+        assert counted.count == expected and counted.verified, backend
+
+
 # Many solutions, and an open frontier across the grid after the root.
 OPEN_GRID = ("nurikabe 6 10\n- - - - 5 - - 6 - -\n- - - - - - - - - -\n- - - - - - - - - -\n"
              "- - - - - 6 - - - -\n- - 4 - - - - - - -\n5 - - - - - - - - -\n")

@@ -51,7 +51,7 @@ from ...explain.steps import (
 )
 from ...search.propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Store, search
 from .generate import LEVEL_TECHNIQUES, LEVELS
-from .hand import LOOKAHEAD_TRIALS, NurikabeModel, build, shaded_first
+from .hand import LOOKAHEAD_TRIALS, NurikabeModel, build
 from .rules import KEY, NAME, Instance, clue_cells, verify
 
 __all__ = ["LEVELS", "ORDER", "explain", "hint", "techniques_of"]
@@ -357,7 +357,7 @@ def _completion(instance: Instance, known: dict[int, int],
     except Contradiction:
         return None
     model.enter_search()
-    found = search(model.prop, choose=model.choose, order=shaded_first, max_solutions=1,
+    found = search(model.prop, choose=model.choose, order=model.order, max_solutions=1,
                    node_limit=_SEARCH_NODES)
     if not found.solutions:
         return None
