@@ -1102,7 +1102,7 @@ class _Shapes:
         self.limit, self.leaves, self.maxroom = SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM
         # (part, reach, its candidate sets) of the last enumeration that finished
         # (`_candidates`)
-        self.base: tuple[int, int, list[int]] | None = None
+        self.base: tuple[int, int, list[tuple[int, int]]] | None = None
 
     def __call__(self, store: Store) -> None:
         dom, n, bit = store.dom, self.n, self.bit
@@ -1182,10 +1182,9 @@ class _Shapes:
         # the summary, as cells: in every completion, beside every one, in any
         every = beside = union = 0
         found = False
-        for bits in self._candidates(region):
+        for bits, ring in self._candidates(region):
             if bits & owned != owned or any(not bits & block for block in must_bits):
                 continue
-            ring = board.around(bits)
             if ring & lands:
                 continue
             walls = ring & opens
@@ -1203,9 +1202,11 @@ class _Shapes:
         return ([v for v in values_of(every) if dom[v] == UNDECIDED], values_of(beside),
                 set(values_of(union)))
 
-    def _candidates(self, region: _Region) -> list[int]:
+    def _candidates(self, region: _Region) -> list[tuple[int, int]]:
         """The connected sets of the island's size that hold its part and lie in its
-        reach, as `Bitboard` integers; `_TooMany` past the step or set limit.
+        reach, as `Bitboard` integers, each with the cells around it (`Bitboard.around`,
+        found once per set grown: a set is checked in many states); `_TooMany` past the
+        step or set limit.
 
         Why a base: the sets of a state whose part holds the base's part and whose
         reach lies in the base's reach are among the base's sets (each holds the base's
@@ -1219,8 +1220,10 @@ class _Shapes:
         if self.base is not None:
             base_part, base_reach, sets = self.base
             if part & base_part == base_part and not reach & ~base_reach:
-                return [bits for bits in sets if bits & part == part and not bits & ~reach]
-        sets = self._grow(region, part)
+                return [pair for pair in sets
+                        if pair[0] & part == part and not pair[0] & ~reach]
+        around = self.board.around
+        sets = [(bits, around(bits)) for bits in self._grow(region, part)]
         self.base = (part, reach, sets)
         return sets
 
