@@ -192,6 +192,8 @@ class Islands:
             raise ValueError(f"unknown techniques {sorted(unknown)} (known: {TECHNIQUES})")
         self.grid = grid
         self.board = Bitboard(grid.rows, grid.cols)  # the rules' sets of cells as integers
+        # Each cell's neighbours as such a set (the island shapes' enumeration)
+        self.nearby = [self.board.around(1 << i) for i in range(grid.size)]
         # One Tarjan search's scratch lists for every island's cut cells (`needed_cells`):
         # rules run one at a time.
         self.lowlink = LowLink(grid.neighbours)
@@ -1087,7 +1089,7 @@ class _TooMany(Exception):
 class _Shapes:
     """Every completion of the island of clue `k`, while there are few; module docstring."""
 
-    __slots__ = ("n", "bit", "cell", "number", "nbrs", "land", "sea", "board",
+    __slots__ = ("n", "bit", "cell", "number", "nearby", "land", "sea", "board",
                  "cache", "limit", "leaves", "maxroom", "survey", "parts", "base")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int,
@@ -1095,7 +1097,7 @@ class _Shapes:
         self.survey, self.parts = survey, parts
         grid = islands.grid
         self.n, self.bit, self.cell, self.number = grid.size, 2 << k, cell, number
-        self.nbrs = grid.neighbours
+        self.nearby = islands.nearby  # each cell's neighbours as one integer
         self.land, self.sea = islands.land, islands.sea
         self.board = islands.board
         self.cache: dict[tuple, tuple[list[int], list[int], set[int]] | None] = {}
@@ -1231,36 +1233,31 @@ class _Shapes:
         """Redelmeier's enumeration of the connected sets of the island's size grown from
         its `part` within its reach, each met once; `_TooMany` past `limit` steps or
         `leaves` sets."""
-        nbrs, reach = self.nbrs, region.reach
-        seen = set(region.part)
-        first = []
-        for v in region.part:
-            for w in nbrs[v]:
-                if reach >> w & 1 and w not in seen:
-                    seen.add(w)
-                    first.append(w)
+        reach, nearby, leaves, limit = region.reach, self.nearby, self.leaves, self.limit
         sets: list[int] = []
         steps = 0
 
-        def grow(untried: list[int], remaining: int, bits: int) -> None:
+        # Why sets of cells as integers: a step takes a cell out of the untried and adds
+        # its new neighbours with a few operations on them, and each call gets its own
+        # copies for free, where lists were copied and a set of seen cells put back.
+        def grow(untried: int, seen: int, remaining: int, bits: int) -> None:
             nonlocal steps
             if remaining == 0:
                 sets.append(bits)
-                if len(sets) > self.leaves:
+                if len(sets) > leaves:
                     raise _TooMany
                 return
-            untried = list(untried)
             while untried:
-                v = untried.pop()
+                cell = untried & -untried
+                untried ^= cell
                 steps += 1
-                if steps > self.limit:
+                if steps > limit:
                     raise _TooMany
-                added = [w for w in nbrs[v] if reach >> w & 1 and w not in seen]
-                seen.update(added)
-                grow(untried + added, remaining - 1, bits | 1 << v)
-                seen.difference_update(added)
+                added = nearby[cell.bit_length() - 1] & reach & ~seen
+                grow(untried | added, seen | added, remaining - 1, bits | cell)
 
-        grow(first, self.number - len(region.part), part)
+        first = self.board.around(part) & reach
+        grow(first, part | first, self.number - len(region.part), part)
         return sets
 
     def _pocket(self, bits: int, ring: int, lands: int, seas_: int, seas: int,
