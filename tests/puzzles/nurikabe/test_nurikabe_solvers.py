@@ -195,11 +195,13 @@ def test_options_are_read_or_refused():
     assert run(instance, "hand:forcing=false", Limits(timeout=30, count=True)).count == 2
     assert run(instance, "hand:learning=false", Limits(timeout=30, count=True)).count == 2
     assert run(instance, "hand:parts=false", Limits(timeout=30, count=True)).count == 2
+    assert run(instance, "hand:labels=false", Limits(timeout=30, count=True)).count == 2
     assert run(instance, "cpsat:connectivity=lazy", Limits(timeout=30, count=True)).count == 2
     for sizes in models.SIZES:
         assert run(instance, f"cpsat:sizes={sizes}", Limits(timeout=30, count=True)).count == 2
     for spec in ("hand:guess=1", "hand:forcing=maybe", "hand:learning=0.5", "hand:parts=2",
-                 "cpsat:connectivity=magic", "cpsat:sizes=clauses", "sat:colour=red"):
+                 "hand:labels=yes please", "cpsat:connectivity=magic", "cpsat:sizes=clauses",
+                 "sat:colour=red"):
         with pytest.raises(UsageError):
             run(instance, spec, Limits(timeout=30))
 
@@ -419,6 +421,10 @@ def test_a_cell_two_islands_may_own_is_branched_on_as_its_label():
     for backend in ("hand", "hand:parts=false", "hand:probe=false", *BACKENDS[1:]):
         counted = run(instance, backend, Limits(timeout=60, count=True))
         assert counted.count == expected and counted.verified, backend
+    # hand:labels=false branches on the cell, shaded or not, and counts the same.
+    cells = hand.build(instance, labels=False)
+    assert cells.settle() and cells.choose(cells.store) < size
+    assert run(instance, "hand:labels=false", Limits(timeout=60, count=True)).count == expected
 
 
 # Many solutions, and an open frontier across the grid after the root.

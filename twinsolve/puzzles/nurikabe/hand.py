@@ -187,16 +187,18 @@ class NurikabeModel:
     heuristic of one instance.
 
     `techniques` (default: all of `TECHNIQUES`) restricts the rules, for
-    grading; `probe` False leaves probing out whatever `techniques` says.
+    grading; `probe` False leaves probing out whatever `techniques` says;
+    `labels` False branches on cells only (`_owner`).
     """
 
     def __init__(self, instance: Instance, probe: bool = True,
                  techniques: Sequence[str] = TECHNIQUES,
-                 wrap: Callable[[Rule], Rule] | None = None) -> None:
+                 wrap: Callable[[Rule], Rule] | None = None, labels: bool = True) -> None:
         unknown = set(techniques) - set(TECHNIQUES)
         if unknown:
             raise ValueError(f"unknown techniques {sorted(unknown)} (known: {TECHNIQUES})")
         self.techniques = frozenset(techniques)
+        self.labels = labels
         self.instance = instance
         self.grid = Grid(instance.rows, instance.cols)
         clues = [(self.grid.index(r, c), number) for r, c, number in clue_cells(instance)]
@@ -308,7 +310,7 @@ class NurikabeModel:
         (a 20 and a 15 sharing 49 cells with 20 of sea) the search went from 518 nodes
         to 388; no other puzzle of the corpus that branches changed."""
         n = self.grid.size
-        if var is None or var >= n:
+        if var is None or var >= n or not self.labels:
             return var
         label = n + var
         if (among is None or label in among) and (store.dom[label] & ~SEA_LABEL).bit_count() > 1:
@@ -347,10 +349,10 @@ class NurikabeModel:
 
 
 def build(instance: Instance, probe: bool = True, techniques: Sequence[str] = TECHNIQUES,
-          wrap: Callable[[Rule], Rule] | None = None) -> NurikabeModel:
+          wrap: Callable[[Rule], Rule] | None = None, labels: bool = True) -> NurikabeModel:
     """The propagation model of `instance`, ready for `search`; `wrap` (the explainer's)
-    wraps each rule before it is registered."""
-    return NurikabeModel(instance, probe, techniques, wrap)
+    wraps each rule before it is registered; `labels` False branches on cells only."""
+    return NurikabeModel(instance, probe, techniques, wrap, labels)
 
 
 def choose_cell(store: Store, nbrs: Sequence[Sequence[int]],
@@ -385,9 +387,9 @@ def shaded_first(store: Store, var: int) -> tuple[int, ...]:
 # ---------------------------------------------------------------- solve
 
 def check_options(limits: Limits) -> None:
-    """hand's options, `probe=true|false`, `forcing=true|false`, `learning=true|false`
-    and `parts=true|false` (the registry's checker)."""
-    check_probe_option(limits, switches=(*HAND_ONLY, "parts"))
+    """hand's options, `probe=true|false`, `forcing=true|false`, `learning=true|false`,
+    `parts=true|false` and `labels=true|false` (the registry's checker)."""
+    check_probe_option(limits, switches=(*HAND_ONLY, "parts", "labels"))
 
 
 def solve(instance: Instance, limits: Limits) -> Result:
@@ -398,13 +400,15 @@ def solve(instance: Instance, limits: Limits) -> Result:
     `limits.options["probe"]` (default True; `hand:probe=false` on the command
     line) turns failed-literal probing off, `forcing` (`hand:forcing=false`)
     forcing alone, `learning` (`hand:learning=false`) the lookahead's learning,
-    `parts` (`hand:parts=false`) the search's independent parts.
+    `parts` (`hand:parts=false`) the search's independent parts, `labels`
+    (`hand:labels=false`) branching on a cell's label (`NurikabeModel._owner`).
     """
     watch = Stopwatch()
     deadline = limits.deadline()
     techniques = [name for name in TECHNIQUES
                   if name not in HAND_ONLY or limits.flag(name, True)]
-    model = build(instance, limits.flag("probe", True), techniques)
+    model = build(instance, limits.flag("probe", True), techniques,
+                  labels=limits.flag("labels", True))
     apart = limits.flag("parts", True)
     watch.built()
 
