@@ -193,7 +193,7 @@ class Islands:
         self.grid = grid
         self.board = Bitboard(grid.rows, grid.cols)  # the rules' sets of cells as integers
         # Each cell's neighbours as such a set (the island shapes' enumeration)
-        self.nearby = [self.board.around(1 << i) for i in range(grid.size)]
+        self.neighbour_bits = [self.board.around(1 << i) for i in range(grid.size)]
         # One Tarjan search's scratch lists for every island's cut cells (`needed_cells`):
         # rules run one at a time.
         self.lowlink = LowLink(grid.neighbours)
@@ -1089,7 +1089,7 @@ class _TooMany(Exception):
 class _Shapes:
     """Every completion of the island of clue `k`, while there are few; module docstring."""
 
-    __slots__ = ("n", "bit", "cell", "number", "nearby", "land", "sea", "board",
+    __slots__ = ("n", "bit", "cell", "number", "neighbour_bits", "land", "sea", "board",
                  "cache", "limit", "leaves", "maxroom", "survey", "parts", "base")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int,
@@ -1097,7 +1097,7 @@ class _Shapes:
         self.survey, self.parts = survey, parts
         grid = islands.grid
         self.n, self.bit, self.cell, self.number = grid.size, 2 << k, cell, number
-        self.nearby = islands.nearby  # each cell's neighbours as one integer
+        self.neighbour_bits = islands.neighbour_bits  # each cell's neighbours, one integer
         self.land, self.sea = islands.land, islands.sea
         self.board = islands.board
         self.cache: dict[tuple, tuple[list[int], list[int], set[int]] | None] = {}
@@ -1233,7 +1233,7 @@ class _Shapes:
         """Redelmeier's enumeration of the connected sets of the island's size grown from
         its `part` within its reach, each met once; `_TooMany` past `limit` steps or
         `leaves` sets."""
-        reach, nearby, leaves, limit = region.reach, self.nearby, self.leaves, self.limit
+        reach, beside, leaves, limit = region.reach, self.neighbour_bits, self.leaves, self.limit
         sets: list[int] = []
         steps = 0
 
@@ -1253,7 +1253,7 @@ class _Shapes:
                 steps += 1
                 if steps > limit:
                     raise _TooMany
-                added = nearby[cell.bit_length() - 1] & reach & ~seen
+                added = beside[cell.bit_length() - 1] & reach & ~seen
                 grow(untried | added, seen | added, remaining - 1, bits | cell)
 
         first = self.board.around(part) & reach

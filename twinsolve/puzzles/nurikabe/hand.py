@@ -280,9 +280,10 @@ class NurikabeModel:
         return self.lookahead.run() is not False
 
     def choose(self, store: Store) -> int | None:
-        """The variable to branch on, None when all are decided: the one probing found
+        """The variable to branch on, None when all are decided: the cell probing found
         reaching furthest (`Propagator.most_impact`), in a thin sea among the cells
-        beside it first (`_beside_sea`), else `choose_cell`'s."""
+        beside it first (`_beside_sea`), else `choose_cell`'s; its label instead where
+        two islands or more may own it (`_owner`)."""
         return self.choose_in(store, None)
 
     def choose_in(self, store: Store, among: set[int] | None) -> int | None:
