@@ -1,5 +1,5 @@
 """The cross-cut rule (`twinsolve.search.crosscut`): an island's land may not cut an
-undecided region across with known sea on both sides.
+open region across with known sea on both sides.
 
 - On random 4x4 and 4x5 grids (and their transposes) whose clues are read off a
   random connected sea, with some of its cells known: the bounds and the rule
@@ -7,8 +7,9 @@ undecided region across with known sea on both sides.
   narrowing labels and, through them, by contradictions.
 - By hand: a small copy of 683_14x24's corner (a sea walled in on the left, an
   island's land at the corner between it and the sea below) is settled by
-  propagation with the rule and not without it; the doctest's 3x3; an island whose
-  other land touches the region is left alone (its join may leave the region).
+  propagation with the rule and not without it; the doctest's 3x3; land the island
+  may own, not yet joined to its clue, is part of the region, so a stronger state
+  keeps the cut a weaker one found.
 - `Propagator.add_rule(trials=False)`: such a rule sits out probing's trials and
   runs at the fixpoints probing starts from.
 """
@@ -102,17 +103,22 @@ def test_the_island_of_the_doctest_keeps_off_the_cells_that_would_cut():
     assert all(after[i] == 3 for i in (0, 1, 4, 6, 7))
 
 
-def test_an_island_whose_other_land_touches_the_region_is_left_alone():
-    # The same 3x3, with land at 1 that the island may own: a join from 3 may pass
-    # through that land, outside the region, so it need not cut the region across, and
-    # the rule says nothing of the island (5 keeps its label).
+def test_land_the_island_may_own_beside_the_region_counts_as_part_of_it():
+    # The same 3x3, with land at 1 that only the island may own, not yet joined to its
+    # clue: the join from 3 may pass through it, so it is part of the region, and land
+    # at 5 still cuts the sea at 2 from the sea at 8. The rule finds that in this state
+    # as in the weaker one where 1 is undecided: a stronger state keeps what it found
+    # (were the region undecided cells only, 1 would be a way out and 5 kept its label).
     grid = Grid(3, 3)
     cells = [UNDECIDED] * 9
-    cells[3], cells[2], cells[8], cells[1] = LAND, SEA, SEA, LAND
+    cells[3], cells[2], cells[8] = LAND, SEA, SEA
     labels = [1 | 2] * 9
-    labels[3], labels[2], labels[8], labels[1] = 2, 1, 1, 2
+    labels[3], labels[2], labels[8] = 2, 1, 1
+    weaker = labels_after(grid, [(3, None)], cells, labels)
+    cells[1], labels[1] = LAND, 2
     after = labels_after(grid, [(3, None)], cells, labels)
-    assert after[5] == 3
+    assert weaker[5] == after[5] == 1
+    assert after[1] == 2 and all(after[i] == 3 for i in (0, 4, 6, 7))
 
 
 @pytest.mark.parametrize("trials", (True, False))

@@ -1,16 +1,24 @@
 """An island may not cut the sea: land that would join a clue to a cell across an
-undecided region, with known sea on both sides of it, is not that island's.
+open region, with known sea on both sides of it, is not that island's.
 
 The rule, for islands in one connected sea (`search.islands`: cells, then their
-labels, island k's label value `2 << k`). Take a region U of undecided cells (a
-connected group, orthogonally), the island X of a clue, its known land part K (the
-land joined to the clue) beside U, and a cell c of U on U's outer boundary. Suppose
-c is X's. Then X's land joins K to c, through cells that are undecided now or land
-X may own. Provided no land X may own other than K lies beside U's outer boundary,
-that join, after its last cell of K, stays in D, U with its holes filled: it could
-step out of D only onto a cell beside U's outer boundary, which is in U when
-undecided, and otherwise sea, K, or land X may not own; so it enters U at once from
-K, and never leaves D.
+labels, island k's label value `2 << k`). Call a cell open when it is undecided, or
+land that no clue's land part holds (an orphan: land not yet joined to its clue).
+Take a region U of open cells (a connected group, orthogonally), the island X of a
+clue, its known land part K (the land joined to the clue) beside U, and a cell c of
+U on U's outer boundary. Suppose c is X's. Then X's land joins K to c, through
+cells that are undecided now or land X may own, all of them open but K's. After its
+last cell of K that join stays in D, U with its holes filled: it could step out of D
+only onto a cell beside U's outer boundary, which is in U when open, and otherwise
+sea, K, or another clue's land; so it enters U at once from K, and never leaves D.
+
+Why orphan land belongs to U. Were U the undecided cells only, land X may own
+beside it would be a way out of D, and the rule would say nothing of X: it would
+find a cut in a state and lose it in a stronger one, once a cell of U became such
+land (on 1108_20x15 of the janko.at corpus the rules' fixpoint then depended on the
+order they ran in: 137 cells left undecided or 113). As part of U, an orphan is
+counted as a cell the sea might cross, which it never does: the most the parts of U
+allow only grows, so every cut found still holds.
 
 Why the join cuts D. U's outer boundary (`_outer`) is a closed curve made of the
 sides between U and what is not U, walked with U on the left; where U meets itself
@@ -62,6 +70,10 @@ from collections.abc import Sequence
 from .grid import Grid
 from .propagate import UNDECIDED, Store
 
+# `_kinds`: what a cell is to the rule. An open cell is undecided, or land no clue's
+# part holds (the module docstring); land of a clue's part and sea keep their masks.
+_OPEN = 0
+
 __all__ = ["CrossCut"]
 
 # A cell's four sides, walked with the cell on the left (counterclockwise on the
@@ -79,33 +91,50 @@ class CrossCut:
     """The rule of the module docstring, over the clue cells `clues` (island k's clue at
     `clues[k]`); `land` is a land cell's domain mask."""
 
-    __slots__ = ("rows", "cols", "n", "nbrs", "sea", "clues")
+    __slots__ = ("rows", "cols", "n", "nbrs", "land", "sea", "clues")
 
     def __init__(self, grid: Grid, land: int, clues: Sequence[int]) -> None:
         self.rows, self.cols, self.n = grid.rows, grid.cols, grid.size
         self.nbrs = grid.neighbours
-        self.sea = land ^ UNDECIDED
+        self.land, self.sea = land, land ^ UNDECIDED
         self.clues = list(clues)
 
     def __call__(self, store: Store) -> None:
-        dom, n = store.dom, self.n
-        part = _parts(dom, n, self.nbrs)
-        groups = self._groups(dom, part)
+        dom = store.dom
+        kinds = self._kinds(dom)
+        part = _parts(kinds, self.n, self.nbrs)
+        groups = self._groups(kinds, part)
         if groups is None:
             return
         for region, pieces in groups:
             self._region(store, part, region, pieces)
 
-    def _groups(self, dom: Sequence[int], part: list[int]
+    def _kinds(self, dom: Sequence[int]) -> list[int]:
+        """Each cell's kind: `_OPEN`, or its mask (sea, or land of a clue's part)."""
+        n, nbrs, land = self.n, self.nbrs, self.land
+        kinds = [_OPEN if m == UNDECIDED or m == land else m for m in dom[:n]]
+        for clue in self.clues:  # the clues' land parts, breadth first
+            if kinds[clue] != _OPEN or dom[clue] != land:
+                continue  # a part met from an earlier clue (two clues: no solution)
+            kinds[clue] = land
+            queue = [clue]
+            for v in queue:
+                for w in nbrs[v]:
+                    if kinds[w] == _OPEN and dom[w] == land:
+                        kinds[w] = land
+                        queue.append(w)
+        return kinds
+
+    def _groups(self, kinds: Sequence[int], part: list[int]
                 ) -> list[tuple[int, dict[int, int]]] | None:
-        """Per undecided region beside two pieces or more: (its part number, each sea
-        part beside it -> its piece). None when no region is."""
+        """Per open region beside two pieces or more: (its part number, each sea part
+        beside it -> its piece). None when no region is."""
         n, nbrs, sea = self.n, self.nbrs, self.sea
-        beside: dict[int, set[int]] = {}  # undecided region -> the sea parts beside it
+        beside: dict[int, set[int]] = {}  # open region -> the sea parts beside it
         for i in range(n):
-            if dom[i] == UNDECIDED:
+            if kinds[i] == _OPEN:
                 for w in nbrs[i]:
-                    if dom[w] == sea:
+                    if kinds[w] == sea:
                         beside.setdefault(part[i], set()).add(part[w])
         found = []
         for region, seas in beside.items():
@@ -127,17 +156,16 @@ class CrossCut:
 
     def _region(self, store: Store, part: list[int], region: int,
                 pieces: dict[int, int]) -> None:
-        """The rule on one undecided region, whose sea parts beside it are `pieces`'
-        keys, each with its piece."""
+        """The rule on one open region, whose sea parts beside it are `pieces`' keys,
+        each with its piece."""
         dom, n, sea = store.dom, self.n, self.sea
         outer = self._outer(part, region)
         m = len(outer)
         # Each outer side's piece (a sea side) or -1; the sides of each cell of U, and
-        # of each land part across, with the islands its cells there may be.
+        # of each land part across (a clue's: an orphan would be in U).
         across: list[int] = []
         sides_of: dict[int, list[int]] = {}
         land_sides: dict[int, list[int]] = {}
-        labels: dict[int, int] = {}  # land part across -> the islands it may be
         for at, (cell, out) in enumerate(outer):
             sides_of.setdefault(cell, []).append(at)
             if out >= 0 and dom[out] == sea:
@@ -146,17 +174,12 @@ class CrossCut:
             across.append(-1)
             if out >= 0:
                 land_sides.setdefault(part[out], []).append(at)
-                labels[part[out]] = labels.get(part[out], 0) | dom[n + out]
         if len({p for p in across if p >= 0}) < 2:
             return
         home_of = {part[clue]: 2 << k for k, clue in enumerate(self.clues)}
-        # The islands whose join may leave U: those land across may be, but their own.
-        spoiled = 0
-        for p, label in labels.items():
-            spoiled |= label & ~home_of.get(p, 0)
         for home, starts in land_sides.items():
             bit = home_of.get(home, 0)
-            if not bit or bit & spoiled:
+            if not bit:
                 continue
             cut = [cell for cell in sides_of if dom[n + cell] & bit]
             for at in starts:
@@ -245,18 +268,18 @@ def _find(parent: dict[int, int], x: int) -> int:
     return x
 
 
-def _parts(dom: Sequence[int], n: int, nbrs: Sequence[Sequence[int]]) -> list[int]:
-    """Each cell's part: the cells of its domain joined to it orthogonally, numbered
-    by their first cell."""
+def _parts(kinds: Sequence[int], n: int, nbrs: Sequence[Sequence[int]]) -> list[int]:
+    """Each cell's part: the cells of its kind (`CrossCut._kinds`) joined to it
+    orthogonally, numbered by their first cell."""
     part = [-1] * n
     for i in range(n):
         if part[i] < 0:
-            m = dom[i]
+            m = kinds[i]
             part[i] = i
             queue = [i]
             for v in queue:
                 for w in nbrs[v]:
-                    if part[w] < 0 and dom[w] == m:
+                    if part[w] < 0 and kinds[w] == m:
                         part[w] = i
                         queue.append(w)
     return part

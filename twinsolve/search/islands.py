@@ -81,13 +81,17 @@ connected (`regions.RegionConnected`, its articulation forcing with `cuts`)
 and, when every clue has a number, the sea's size (the cells no island takes:
 with that many sea cells the rest is land, with that many sea and undecided
 cells they are all sea).
-The per-clue rules watch only the cells their island may reach, so a change
-wakes the islands near it; and an island's bounds skip a run when nothing
-since their last run in the current line of the search touched a label that
-held the island (`_Island._news`, `propagate.Since`): a large island's area
-holds most of the grid, and most changes there are other islands' (on
-1108_20x15 of the janko.at corpus seven runs in ten are skipped, and `hand`
-takes 4.2 s instead of 5.2 s; 688_20x20 1.5 s instead of 1.7 s). Results of
+The per-clue rules watch only the cells their island may reach (its shapes also
+the cells beside those and the 2x2 blocks around, which their checks read:
+`Islands._shapes_watch`), so a change wakes the islands near it; and an
+island's bounds skip a run when nothing since their last run in the current
+line of the search touched a label that held the island (`_Island._news`,
+`propagate.Since`): a large island's area holds most of the grid, and most
+changes there are other islands' (on 1108_20x15 of the janko.at corpus seven
+runs in ten were skipped, and `hand` took 4.2 s instead of 5.2 s; 688_20x20
+1.5 s instead of 1.7 s). Its shapes skip a run when no cell near what their
+last run read changed (`_Shapes._news`). Every rule is woken by what it reads,
+so where `propagate()` stops, rules made afresh find nothing either. Results of
 the reach, cut and shape analyses are
 kept per island and state of what each reads, so backtracking and probing
 meet them again for free (`_Survey`: four reaches in five on 688_20x20 of the
@@ -257,8 +261,8 @@ class Islands:
             rules.append((_Island(self, k, cell, number, survey, parts), watches, _GLOBAL,
                           True))
             if "shapes" in techniques and number is not None:
-                rules.append((_Shapes(self, k, cell, number, survey, parts), watches,
-                              _SHAPES, True))
+                rules.append((_Shapes(self, k, cell, number, survey, parts),
+                              self._shapes_watch(k), _SHAPES, True))
         sea_rule = RegionConnected(grid, self.sea, cuts="cuts" in techniques, nonempty=False)
         rules.append((sea_rule, list(range(n)), _GLOBAL, True))
         if "cuts" in techniques:
@@ -285,6 +289,21 @@ class Islands:
                     rules.append((SeaSpan(grid, self.land, numbers, size), None, _SHAPES,
                                   True))
         return rules
+
+    def _shapes_watch(self, k: int) -> list[int]:
+        """What island k's shapes read (`_Shapes._completions`' cells near its reach):
+        the cells of its area, those beside them and the 2x2 blocks holding any of
+        these, and their labels.
+
+        Why more than the area: a completion's checks read the ring around it and the
+        blocks it may close, which lie past the area; a change there that woke no run
+        left the rules' fixpoint hanging on the order they ran in (on 948_10x10 of the
+        janko.at corpus 57 cells stayed undecided where a second pass settled all)."""
+        board, n = self.board, self.grid.size
+        area = sum(1 << i for i in self.areas[k])
+        around = area | board.around(area)
+        cells = values_of(around | board.block_cells(board.touching(around)))
+        return cells + [n + i for i in cells]
 
     @property
     def sea_size(self) -> int | None:
@@ -1090,7 +1109,8 @@ class _Shapes:
     """Every completion of the island of clue `k`, while there are few; module docstring."""
 
     __slots__ = ("n", "bit", "cell", "number", "neighbour_bits", "land", "sea", "board",
-                 "cache", "limit", "leaves", "maxroom", "survey", "parts", "base")
+                 "cache", "limit", "leaves", "maxroom", "survey", "parts", "base",
+                 "least_sea", "since")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int,
                  survey: _Survey, parts: _Part) -> None:
@@ -1100,41 +1120,81 @@ class _Shapes:
         self.neighbour_bits = islands.neighbour_bits  # each cell's neighbours, one integer
         self.land, self.sea = islands.land, islands.sea
         self.board = islands.board
+        # The sea's cells in every solution (0 when a clue has no number; `_pocket`)
+        self.least_sea = islands.sea_size or 0
         self.cache: dict[tuple, tuple[list[int], list[int], set[int]] | None] = {}
         self.limit, self.leaves, self.maxroom = SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM
         # (part, reach, its candidate sets) of the last enumeration that finished
         # (`_candidates`)
         self.base: tuple[int, int, list[tuple[int, int]]] | None = None
+        # Its last run in the current line of the search, noted with the cells it read
+        # (`_news`)
+        self.since = Since()
 
     def __call__(self, store: Store) -> None:
+        if not self._news(store):
+            return
         dom, n, bit = store.dom, self.n, self.bit
         part = self.parts(dom)[0]
         room = self.number - len(part)
         if room <= 0 or room > self.maxroom:
             return  # complete (or too large): the island's bounds say what follows
         region = self.survey(store, part, self.parts.mask(), room)
-        found = self._completions(dom, region)
+        near = self._near(region.reach)
+        self.since.mark(store, near)  # what this run reads: before its own narrowings
+        found = self._completions(dom, region, near)
         if found is None:
             return
         inside, beside, union = found
         for v in inside:
-            store.restrict(n + v, bit)
+            # Land too, whose label may still hold another island (an orphan part): a
+            # cell in every completion is its own, whatever it is now.
+            if dom[n + v] != bit:
+                store.restrict(n + v, bit)
         for v in beside:
             store.restrict(n + v, SEA_LABEL)
         for v in region.cells:
             if v not in union:
                 store.restrict(n + v, ~bit)
 
-    def _completions(self, dom: list[int], region: _Region
+    def _news(self, store: Store) -> bool:
+        """Whether a run may find anything its last run in this line of the search did
+        not: a cell near what that run read (`_near`), or its label, changed since. Marks
+        this run's start (its `near` is noted once known).
+
+        Why the rest is no news: a run reads its land part, its reach and the cells near
+        the reach, nothing else (`_completions`' key); the part grows only through cells
+        beside it, and the reach shrinks only through cells of it or beside it, all of
+        them near. A large island's area is most of the grid, and most changes there are
+        far from the few cells it still needs."""
+        since, n = self.since, self.n
+        changes = since.changes(store)
+        near = since.note
+        since.mark(store)
+        if changes is None or near is None:
+            return True
+        for v, _ in changes:
+            if near >> (v - n if v >= n else v) & 1:
+                return True
+        since.mark(store, near)  # the same cells read: the next run counts from here
+        return False
+
+    def _near(self, reach: int) -> int:
+        """The cells near a reach: beside it, and in the 2x2 blocks holding a cell of it
+        or beside it."""
+        board = self.board
+        around = reach | board.around(reach)
+        return board.block_cells(board.touching(around)) | around
+
+    def _completions(self, dom: list[int], region: _Region, near: int
                      ) -> tuple[list[int], list[int], set[int]] | None:
         """(cells in every completion, undecided cells beside every one, the cells of
-        any one), or None past the step limit; Contradiction when there is none."""
+        any one), or None past the step limit; Contradiction when there is none. What
+        the key holds decides it, so a result kept is the one a run would find. `near`:
+        the cells near its reach (`_near`)."""
         board, n, bit, land, sea = self.board, self.n, self.bit, self.land, self.sea
         reach = region.reach
-        # The cells near the region: beside it, and in the 2x2 blocks holding a cell of
-        # it or beside it; what each is and whether the island may take it.
-        around = reach | board.around(reach)
-        near = board.block_cells(board.touching(around)) | around
+        # What each cell near is and whether the island may take it.
         lands = seas_ = labelled = solo = 0
         for x in values_of(near):
             m, label = dom[x], dom[n + x]
@@ -1152,15 +1212,14 @@ class _Shapes:
         musts = board.blocks(solo & ~lands) & board.touching(reach)
         # Why this key: a completion's checks read the region, the cells near it (their
         # state and whether the island may take them), the land only it may own, and
-        # whether the grid has more sea than a pocket holds; nothing else, so a state
-        # met again (in probing or search) gets the same answer.
-        seas = min(dom[:n].count(sea), _POCKET + 1)
-        key = (reach, lands, seas_, labelled, tuple(region.owned), musts, seas)
+        # the sea's size (`_pocket`, fixed); nothing else, so a state met again (in probing
+        # or search) gets the same answer.
+        key = (reach, lands, seas_, labelled, tuple(region.owned), musts)
         if key in self.cache:
             found = self.cache[key]
         else:
             try:
-                found = self._enumerate(dom, region, musts, near, lands, seas_, seas)
+                found = self._enumerate(region, musts, near, lands, seas_)
             except _TooMany:
                 found = None
             _remember(self.cache, key, found, _CACHE)
@@ -1168,15 +1227,14 @@ class _Shapes:
             raise Contradiction  # no way to complete the island
         return found
 
-    def _enumerate(self, dom: list[int], region: _Region, musts: int, near: int,
-                   lands: int, seas_: int, seas: int) -> tuple[list[int], list[int], set[int]]:
+    def _enumerate(self, region: _Region, musts: int, near: int, lands: int, seas_: int
+                   ) -> tuple[list[int], list[int], set[int]]:
         """The island's valid completions among its candidates (`_candidates`): those
         that hold the land only it may own and a cell of each block in `musts`
         (top-left cells), touch no other land, leave no pool and wall off no small
         pocket of sea, summed up. The checks read the cells `near` only (their `lands`
-        and `seas_`), and `seas` (the grid's sea cells, capped above the largest
-        pocket); each is a few operations on `Bitboard` integers, as a completion is met
-        thousands of times a second."""
+        and `seas_`) and the sea's size (`_pocket`); each is a few operations on
+        `Bitboard` integers, as a completion is met thousands of times a second."""
         board = self.board
         opens = near & ~lands & ~seas_
         owned = sum(1 << v for v in region.owned)
@@ -1193,7 +1251,7 @@ class _Shapes:
             if found and not (every & ~bits or beside & ~walls or bits & ~union):
                 continue  # valid or not, it would change no part of the summary
             if (board.blocks(seas_ | walls) & board.touching(walls)
-                    or self._pocket(bits, ring, lands, seas_, seas, near)):
+                    or self._pocket(bits, ring, lands, seas_, near)):
                 continue
             if found:
                 every, beside, union = every & bits, beside & walls, union | bits
@@ -1201,8 +1259,7 @@ class _Shapes:
                 every, beside, union, found = bits, walls, bits, True
         if not found:
             return [], [], set()
-        return ([v for v in values_of(every) if dom[v] == UNDECIDED], values_of(beside),
-                set(values_of(union)))
+        return values_of(every), values_of(beside), set(values_of(union))
 
     def _candidates(self, region: _Region) -> list[tuple[int, int]]:
         """The connected sets of the island's size that hold its part and lie in its
@@ -1260,13 +1317,17 @@ class _Shapes:
         grow(first, part | first, self.number - len(region.part), part)
         return sets
 
-    def _pocket(self, bits: int, ring: int, lands: int, seas_: int, seas: int,
-                near: int) -> bool:
+    def _pocket(self, bits: int, ring: int, lands: int, seas_: int, near: int) -> bool:
         """Whether the island `bits` (with `ring` around it) would wall a small pocket of
         sea off from the rest: a region of at most `_POCKET` cells within `near`, closed
-        by the island, land and the edge, with sea in it (or a wall of the island) while
-        some sea or wall lies outside it (`seas`: the grid's sea cells, capped; `seas_`
-        the sea cells near)."""
+        by the island, land and the edge, with a wall of the island in it, while sea
+        lies outside it: a known sea cell near (`seas_`), another wall, or, the pocket
+        having fewer cells than the sea has in every solution, the rest of the sea.
+
+        Why not the grid's known sea cells: the rule watches the cells near its island
+        only (`Islands.rules`), so what it reads must lie there or hold from the start;
+        a count over the grid changes where no change wakes the rule, and its fixpoint
+        then hangs on the order the rules ran in."""
         board = self.board
         free = ~(bits | lands) & board.full
         # Only from ring cells with two open sides or fewer, where small pockets are: a
@@ -1281,7 +1342,8 @@ class _Shapes:
                 if grown & ~near or grown.bit_count() > _POCKET:
                     break
                 if grown == pocket:
-                    if (pocket & seas_).bit_count() < seas or ring & ~pocket:
+                    if (seas_ & ~pocket or ring & ~pocket
+                            or pocket.bit_count() < self.least_sea):
                         return True
                     break
                 pocket = grown
