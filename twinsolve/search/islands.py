@@ -299,10 +299,8 @@ class Islands:
         blocks it may close, which lie past the area; a change there that woke no run
         left the rules' fixpoint hanging on the order they ran in (on 948_10x10 of the
         janko.at corpus 57 cells stayed undecided where a second pass settled all)."""
-        board, n = self.board, self.grid.size
-        area = sum(1 << i for i in self.areas[k])
-        around = area | board.around(area)
-        cells = values_of(around | board.block_cells(board.touching(around)))
+        n = self.grid.size
+        cells = values_of(_near(self.board, sum(1 << i for i in self.areas[k])))
         return cells + [n + i for i in cells]
 
     @property
@@ -1101,6 +1099,14 @@ def needed_cells(lowlink: LowLink, region: int, root: int, number: int | None,
     return sorted(needed)
 
 
+def _near(board: Bitboard, cells: int) -> int:
+    """The cells near `cells`: they, those beside them, and the 2x2 blocks holding any
+    of these (what an island's shapes read around its reach, and watch around its
+    area)."""
+    around = cells | board.around(cells)
+    return board.block_cells(board.touching(around)) | around
+
+
 class _TooMany(Exception):
     """An island's completions take more than the enumeration's step limit."""
 
@@ -1140,7 +1146,7 @@ class _Shapes:
         if room <= 0 or room > self.maxroom:
             return  # complete (or too large): the island's bounds say what follows
         region = self.survey(store, part, self.parts.mask(), room)
-        near = self._near(region.reach)
+        near = _near(self.board, region.reach)
         self.since.mark(store, near)  # what this run reads: before its own narrowings
         found = self._completions(dom, region, near)
         if found is None:
@@ -1178,13 +1184,6 @@ class _Shapes:
                 return True
         since.mark(store, near)  # the same cells read: the next run counts from here
         return False
-
-    def _near(self, reach: int) -> int:
-        """The cells near a reach: beside it, and in the 2x2 blocks holding a cell of it
-        or beside it."""
-        board = self.board
-        around = reach | board.around(reach)
-        return board.block_cells(board.touching(around)) | around
 
     def _completions(self, dom: list[int], region: _Region, near: int
                      ) -> tuple[list[int], list[int], set[int]] | None:
@@ -1325,7 +1324,7 @@ class _Shapes:
         having fewer cells than the sea has in every solution, the rest of the sea.
 
         Why not the grid's known sea cells: the rule watches the cells near its island
-        only (`Islands.rules`), so what it reads must lie there or hold from the start;
+        only (`Islands._shapes_watch`), so what it reads must lie there or hold from the start;
         a count over the grid changes where no change wakes the rule, and its fixpoint
         then hangs on the order the rules ran in."""
         board = self.board
