@@ -91,9 +91,12 @@ changes there are other islands' (on 1108_20x15 of the janko.at corpus seven
 runs in ten were skipped, and `hand` took 4.2 s instead of 5.2 s; 688_20x20
 1.5 s instead of 1.7 s). Its shapes skip a run when no cell near what their
 last run read changed (`_Shapes._news`). Every rule is woken by what it reads,
-so where `propagate()` stops, rules made afresh find nothing either. Results of
-the reach, cut and shape analyses are
-kept per island and state of what each reads, so backtracking and probing
+so where `propagate()` stops, rules made afresh find nothing either; and a
+completion the shapes refuse in a state stays refused in every stronger one
+(`_Shapes._pocket`), so that fixpoint does not hang on the order the rules run in
+(on the janko.at corpus: the same root with the rules as registered, at one
+priority, and with their priorities reversed). Results of the reach, cut and shape
+analyses are kept per island and state of what each reads, so backtracking and probing
 meet them again for free (`_Survey`: four reaches in five on 688_20x20 of the
 janko.at corpus). An island's candidate completions, in a state whose land part
 only grew and reach only shrank since the last enumeration that finished (a
@@ -1250,7 +1253,7 @@ class _Shapes:
             if found and not (every & ~bits or beside & ~walls or bits & ~union):
                 continue  # valid or not, it would change no part of the summary
             if (board.blocks(seas_ | walls) & board.touching(walls)
-                    or self._pocket(bits, ring, lands, seas_, near)):
+                    or self._pocket(bits, ring, lands, seas_)):
                 continue
             if found:
                 every, beside, union = every & bits, beside & walls, union | bits
@@ -1316,18 +1319,28 @@ class _Shapes:
         grow(first, part | first, self.number - len(region.part), part)
         return sets
 
-    def _pocket(self, bits: int, ring: int, lands: int, seas_: int, near: int) -> bool:
+    def _pocket(self, bits: int, ring: int, lands: int, seas_: int) -> bool:
         """Whether the island `bits` (with `ring` around it) would wall a small pocket of
-        sea off from the rest: a region of at most `_POCKET` cells within `near`, closed
-        by the island, land and the edge, with a wall of the island in it, while sea
-        lies outside it: a known sea cell near (`seas_`), another wall, or, the pocket
-        having fewer cells than the sea has in every solution, the rest of the sea.
+        sea off from the rest: a region of at most `_POCKET` cells near the island
+        (`_near` of `bits`), closed by the island, land and the edge, with a wall of the
+        island in it, while sea lies outside it: a known sea cell near the island
+        (`seas_`), another wall, or, the pocket having fewer cells than the sea has in
+        every solution, the rest of the sea.
 
-        Why not the grid's known sea cells: the rule watches the cells near its island
-        only (`Islands._shapes_watch`), so what it reads must lie there or hold from the start;
-        a count over the grid changes where no change wakes the rule, and its fixpoint
-        then hangs on the order the rules ran in."""
+        Why near the island, not near its reach (what the rule reads) nor the grid: the
+        answer must depend on the completion and on the state of cells the rule watches
+        (`Islands._shapes_watch`), or its fixpoint hangs on the order the rules ran in;
+        and it must be monotone: a completion refused in a state is refused in every
+        stronger one. Near the reach, which shrinks as the state grows, a pocket closed
+        by land or facing sea near the reach counted, and the same pocket, once that
+        land or sea lay past a smaller reach's cells, did not: a completion refused in a
+        state came back in a stronger one (789_17x17 and 834_15x20 of the janko.at
+        corpus: the rules' fixpoint then differed by a label with the rules in another
+        order). Near the island, more land only closes pockets and more sea only
+        faces them."""
         board = self.board
+        near = _near(board, bits)
+        lands &= near  # land past `near` must not close a pocket (the docstring)
         free = ~(bits | lands) & board.full
         # Only from ring cells with two open sides or fewer, where small pockets are: a
         # cheaper check that may miss a pocket, which only prunes less.
@@ -1341,7 +1354,7 @@ class _Shapes:
                 if grown & ~near or grown.bit_count() > _POCKET:
                     break
                 if grown == pocket:
-                    if (seas_ & ~pocket or ring & ~pocket
+                    if (seas_ & near & ~pocket or ring & ~pocket
                             or pocket.bit_count() < self.least_sea):
                         return True
                     break

@@ -32,6 +32,7 @@ from twinsolve.puzzles.nurikabe import rules as nurikabe
 from twinsolve.puzzles.nurikabe.generate import random_sea
 from twinsolve.search.grid import Grid
 from twinsolve.search.islandparts import IslandParts
+from twinsolve.search.islands import Islands
 from twinsolve.search.propagate import UNDECIDED, LimitReached
 from twinsolve.search.seaspan import SeaSpan
 
@@ -189,6 +190,35 @@ def test_the_rules_fixpoint_is_one_for_rules_made_afresh(corpus, key):
     fresh.store.dom[:] = settled
     fresh.prop.schedule_all()
     assert fresh.prop.propagate() and fresh.store.dom == settled
+
+
+# Puzzles whose rules' fixpoint, while the island shapes' pocket check read the cells
+# near the island's reach (which shrinks as the state grows), differed by a label with
+# the rules in another order.
+REORDERED = ("789_17x17", "834_15x20")
+
+
+@pytest.mark.parametrize("key", REORDERED)
+def test_the_rules_fixpoint_is_one_whatever_order_they_run_in(corpus, key, monkeypatch):
+    """The rules alone (no probing) to their fixpoint as registered, then all at one
+    priority, then with their priorities reversed: the same store each time. A rule
+    that narrows less in a stronger state (the shapes' pocket check did: a completion
+    it refused came back once the reach shrank) leaves a fixpoint that hangs on the
+    order, and fails this."""
+    instance = dict(janko(corpus))[key]
+    rules_only = ("reach", "cuts", "shapes")  # no probing, nor what builds on it
+    registered = Islands.rules
+    top = max(priority for _, _, priority, _ in registered(hand.build(instance).islands))
+    fixpoints = []
+    for reorder in (lambda p: p, lambda p: 0, lambda p: top - p):
+        monkeypatch.setattr(Islands, "rules", lambda self, reorder=reorder: [
+            (rule, watches, reorder(priority), trials)
+            for rule, watches, priority, trials in registered(self)])
+        model = hand.build(instance, techniques=rules_only)
+        assert model.settle()
+        fixpoints.append(list(model.store.dom))
+    assert fixpoints[0] == fixpoints[1] == fixpoints[2]
+    assert UNDECIDED in fixpoints[0][:instance.rows * instance.cols]  # the rules alone stop
 
 
 # Two solutions: the 2 takes the cell right of it or the one below.
