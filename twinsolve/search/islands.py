@@ -1349,8 +1349,8 @@ class _Shapes:
             pocket = starts & -starts
             while True:
                 grown = (pocket | board.around(pocket)) & free
-                # A pocket reaching past `near` counts as open: the answer must depend only
-                # on what the cache's key holds (`_completions`).
+                # A pocket reaching past `near` counts as open: the answer depends on the
+                # completion and the cells near it only (the docstring).
                 if grown & ~near or grown.bit_count() > _POCKET:
                     break
                 if grown == pocket:
