@@ -1102,11 +1102,12 @@ def needed_cells(lowlink: LowLink, region: int, root: int, number: int | None,
     return sorted(needed)
 
 
-def _near(board: Bitboard, cells: int) -> int:
+def _near(board: Bitboard, cells: int, beside: int | None = None) -> int:
     """The cells near `cells`: they, those beside them, and the 2x2 blocks holding any
     of these (what an island's shapes read around its reach, and watch around its
-    area)."""
-    around = cells | board.around(cells)
+    area). `beside`: `board.around(cells)` when the caller has it already (a candidate
+    completion's ring, `_Shapes._pocket`)."""
+    around = cells | (board.around(cells) if beside is None else beside)
     return board.block_cells(board.touching(around)) | around
 
 
@@ -1339,7 +1340,7 @@ class _Shapes:
         order). Near the island, more land only closes pockets and more sea only
         faces them."""
         board = self.board
-        near = _near(board, bits)
+        near = _near(board, bits, ring)
         lands &= near  # land past `near` must not close a pocket (the docstring)
         free = ~(bits | lands) & board.full
         # Only from ring cells with two open sides or fewer, where small pockets are: a
