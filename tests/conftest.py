@@ -16,7 +16,11 @@ Speed: the README's test command (the install, then the default run) stays under
 process (`cli`) unless the real process is the point (`twinsolve`: exit codes of
 signals, no traceback on stderr, a pool, a terminal); a bench database whose
 pool is not the point is made by `in_process`; an exhaustive family keeps a
-representative in the default run and the rest under `slow` (`sampled`).
+representative in the default run and the rest under `slow` (`sampled`); and a
+test taking more than about a second on the slow 2-core machine (end to end in
+real processes or a browser, or against brute force on many random cases) runs
+under `slow` (`@pytest.mark.slow  # long: ...`), cheaper tests of the same code
+staying in the default run. `pytest --durations=50` names the candidates.
 """
 
 from __future__ import annotations

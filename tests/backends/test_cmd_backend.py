@@ -89,6 +89,7 @@ def test_unique_alone_stops_at_the_second_solution():
     assert (result.unique, result.count, result.stats.counters["runs"]) == (False, None, 2)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_time_limit_bounds_every_run_and_says_what_is_not_settled():
     start = time.perf_counter()
     result = run(twinsolve.load(CAVE), f"cmd:{FAKE}", Limits(timeout=1.5, count=True))

@@ -43,6 +43,7 @@ def statuses(records, backend):
     return sorted(r.status.value for r in records if r.backend == backend)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_faults_are_recorded_and_the_suite_goes_on(suite_dir, tmp_path):
     backends = ["brute", "fault-crash", "fault-abort", "fault-memory", "fault-wrong"]
     # 3 s: enough for fault-memory to pass 300 MB before its time is up on a loaded
@@ -160,6 +161,7 @@ def test_a_refused_backend_option_stops_the_suite_as_a_usage_error(suite_dir, tm
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_hang_is_killed_as_a_timeout_and_no_worker_outlives_the_pool(suite_dir, tmp_path):
     records = run_suite(SuiteConfig([suite_dir], ["brute", "fault-hang"], Budget(timeout=0.5),
                                     db=tmp_path / "w.sqlite", jobs=2)).records

@@ -226,6 +226,7 @@ def test_report_falls_back_to_immutable_where_sqlite_may_not_write(suite, tmp_pa
     assert not (tmp_path / "r.sqlite-shm").exists()
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_undecodable_names_are_stored_not_a_traceback(tmp_path):
     folder = tmp_path / "odd"
     folder.mkdir()

@@ -43,6 +43,7 @@ def _table_generator(files: list[Path], out: Path) -> subprocess.CompletedProces
                           cwd=out.parent)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_table_generator_reads_every_backend_and_counts_as_twinsolve(tmp_path: Path):
     suite = tmp_path / "suite"
     suite.mkdir()

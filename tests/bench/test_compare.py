@@ -153,6 +153,7 @@ def two_dbs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return a, b
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_cli_compares_two_databases(two_dbs, tmp_path, cli):
     a, b = two_dbs
     done = cli("report", str(a), str(b), "--html", str(tmp_path / "c.html"), "--markdown",

@@ -82,6 +82,7 @@ def _kill_all(pids: list[int]) -> None:
 
 
 @linux_only
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_kill_9_of_the_harness_takes_the_cmd_program_and_leaves_no_temp_files(tmp_path):
     pytest.importorskip("twinsolve.puzzles.cave.models")
     script, pids = _sleeper_script(tmp_path)
@@ -110,6 +111,7 @@ def test_kill_9_of_the_harness_takes_the_cmd_program_and_leaves_no_temp_files(tm
 
 
 @linux_only
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_cmd_program_past_its_time_limit_dies_with_its_children(tmp_path):
     pytest.importorskip("twinsolve.puzzles.cave.models")
     script, pids = _sleeper_script(tmp_path)
@@ -143,6 +145,7 @@ def test_the_cmd_input_is_a_file_in_memory_or_one_removed_afterwards(tmp_path, m
 
 
 @linux_only
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_without_memfd_the_workers_temp_folder_goes_with_the_worker(tmp_path, monkeypatch):
     monkeypatch.setattr("twinsolve.bench.isolation.FILES_IN_MEMORY", False)
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
@@ -177,6 +180,7 @@ def _worker_replies(tasks: list[dict]) -> list[dict]:
 
 
 @linux_only
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_worker_itself_sees_a_run_over_the_budget_however_short():
     # the test-only back-end needs 48 MB for a moment, then answers as `hand`: the
     # harness's 20 ms polls can miss it, the worker's own peak reading cannot
@@ -199,6 +203,7 @@ def test_a_run_over_the_budget_is_memout_in_the_harness_too():
         worker.close()
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_memory_budget_does_not_count_the_workers_own_imports(tmp_path, cli):
     folder = tmp_path / "tiny"
     folder.mkdir()
@@ -222,6 +227,7 @@ def test_bench_help_says_what_memory_measures(cli, monkeypatch):
 
 
 @linux_only
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_forked_solver_call_counts_its_own_pages_not_the_workers_it_shares():
     # Glucose 4.1 solves under a limit in a child forked from the worker (models.sat_forked);
     # the harness's polls summed that child's resident size, the worker's pages all over

@@ -164,6 +164,7 @@ def test_html_is_one_self_contained_page(full):
     assert all(target.startswith("#") for target in re.findall(r'href="([^"]*)"', page))
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_same_database_gives_identical_svgs_and_page(db, full, tmp_path):
     out, _ = full
     report(db, html=tmp_path / "page.html", plots=tmp_path / "plots")

@@ -98,6 +98,7 @@ def test_node_scatters_only_between_backends_that_count_nodes_alike():
     assert same_nodes("hand [10s]", "hand:probe=false [10s]") and not same_nodes("hand", "cpsat")
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_each_point_of_an_svg_names_its_task(rendered):
     svg = next(svg for plot, svg in rendered
                if plot.kind == "scatter-time" and plot.stem.endswith("hand-vs-sat"))
@@ -166,6 +167,7 @@ def test_page_says_over_which_tasks_par2_is_taken(html_page):
 
 @pytest.mark.skipif(CHROMIUM is None,
                     reason=NO_CHROMIUM)
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_clicking_a_header_sorts_the_table_in_a_browser(tmp_path, html_page):
     # Click the hand column twice and the totals' PAR-2 once, writing the orders down.
     probe = """<script>

@@ -8,6 +8,7 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 
+import pytest
 from conftest import ROOT
 
 INSTANCES = ROOT / "instances"
@@ -20,6 +21,7 @@ def figures(page: str) -> list[tuple[str, str]]:
                       page, re.S)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_report_draws_solved_instances_and_each_backends_slowest(tmp_path, cli,
                                                                      pool_in_process):
     # the pictures are the point, not the pool: bench's runs are made in process

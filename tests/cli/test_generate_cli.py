@@ -123,6 +123,7 @@ def test_a_puzzle_that_outlasts_its_timeout_ends_the_run(tmp_path, cli):
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_progress_bar_shows_in_a_terminal_only(tmp_path, cli):
     leader, follower = os.openpty()
     process = subprocess.Popen([sys.executable, "-m", "twinsolve", *GENERATE, "--out", "tty"],

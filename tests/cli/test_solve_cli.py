@@ -85,6 +85,7 @@ def test_every_line_of_a_long_message_is_prefixed(tmp_path, cli):
         ["twinsolve", " a.txt"], ["twinsolve", " b.txt"]]
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_output_survives_names_that_are_not_utf8(tmp_path):
     # After main() has run, stdout escapes a lone surrogate instead of raising
     # UnicodeEncodeError, and so does rich's Console, which writes through it.

@@ -234,6 +234,7 @@ def test_a_plugin_never_takes_a_built_in_name(site):
                                    "by built in",)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_back_end_plugin_runs_next_to_the_puzzles_own_and_is_judged_by_verify(site, tmp_path,
                                                                                 capsys):
     _install(site, "cave-extra", {"cave_extra.py": CAVE_BACKENDS},

@@ -175,6 +175,7 @@ def test_run_turns_a_hanging_backend_into_timeout(alarm_state):
 
 # ---------------------------------------------------------------- runs that overran
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_an_empty_60x60_cave_on_cpsat_stops_at_its_limit(alarm_state):
     instance = cave.parse("cave 60 60\n" + ("- " * 60 + "\n") * 60)
     start = time.perf_counter()
@@ -417,6 +418,7 @@ def test_a_solver_without_a_deadline_is_stopped_by_the_run_around_it(alarm_state
     assert time.perf_counter() - start < 1.0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_generate_stops_at_its_timeout_and_frees_its_solvers(tmp_path):
     # It printed its refusal, then died freeing a half-deleted CaDiCaL (exit 139).
     start = time.perf_counter()

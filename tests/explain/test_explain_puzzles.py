@@ -8,7 +8,7 @@ import random
 import re
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, sampled
 
 from twinsolve.core.limits import Limits
 from twinsolve.core.run import load_file, parse_text, run
@@ -177,7 +177,7 @@ SMALL_NURIKABE = ("nurikabe 3 4\n3 - - -\n- - - -\n- - - 2\n",
                   "nurikabe 3 4\n- - - -\n- 5 - -\n- - - -\n")
 
 
-@pytest.mark.parametrize("text", SMALL_NURIKABE)
+@pytest.mark.parametrize("text", sampled(SMALL_NURIKABE, keep=lambda text: "4 4" not in text))
 def test_nurikabe_completions_are_exact_with_a_trial_after_the_root(text):
     """The answer search a bifurcation step refutes with (`explain._completion`: the
     known cells settled as hand's root, then the trial cell's value) finds an answer

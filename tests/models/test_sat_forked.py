@@ -11,6 +11,7 @@ import time
 
 import pexpect
 import pytest
+from conftest import sampled
 from pysat.examples.genhard import PHP  # n + 1 pigeons in n holes: UNSAT, hard for CDCL
 
 from twinsolve.core.limits import Deadline
@@ -41,7 +42,8 @@ def test_a_hard_call_stops_at_its_deadline(name):
     assert session.stats.counters()["stats_available"] is False
 
 
-@pytest.mark.parametrize("name", FORKED)
+# Lingeling takes seconds over the proof: the others in the default run, it under `slow`
+@pytest.mark.parametrize("name", sampled(FORKED, keep=lambda name: name != "lingeling"))
 def test_a_proof_and_its_counts_come_back_from_the_child(name):
     with sat_common.SatSession(name, PHP(7).clauses, Deadline(30)) as session:
         assert isinstance(session._solver, ForkingSolver)
@@ -131,6 +133,7 @@ def test_rc2_stops_at_its_deadline_too(name):
     assert time.perf_counter() - start < 1.0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_solve_with_kissat_ends_at_its_timeout_in_a_terminal(tmp_path, corpus):
     # It ran for 100 minutes with --timeout 2: Kissat has no interrupt and no budget.
     # 683_14x24 takes Kissat over 20 s (29_10x10, used before, became easy with the
@@ -170,6 +173,7 @@ def _random_3sat(variables: int, seed: int) -> list[list[int]]:
             for _ in range(int(4.2 * variables))]
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_cadical_finds_the_same_model_however_fast_the_machine(monkeypatch, made):
     # Slices sized from the measured conflict rate made the search depend on the machine:
     # 29_10x10 had its first solution in 130 s in one run and none in 900 s in another.

@@ -26,6 +26,7 @@ def pdf_pages(path) -> list[str]:
     return [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(path.read_bytes())).pages]
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_render_draws_each_file_and_level_in_each_format(tmp_path, cli):
     for fmt in ("svg", "png", "pdf"):
         out = tmp_path / fmt
@@ -66,6 +67,7 @@ def test_solve_draws_the_answer_it_found(tmp_path, cli):
     assert with_answer == (drawn / f"{LIGHTS.stem}-solution.svg").read_bytes()
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_sheet_has_numbered_captions_rules_page_numbers_and_solutions_last(tmp_path, cli):
     files = sorted((INSTANCES / "cave").glob("unique-*.txt"))[:5] + [LIGHTS]
     out = tmp_path / "sheet.pdf"

@@ -272,6 +272,7 @@ def _somewhere(draw, document: dict[str, Any]) -> tuple[Any, Any]:
 
 @settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_fuzzed_replays_are_read_whole_or_refused_in_one_line(recorded, tmp_path, data):
     text = data.draw(_mutated(recorded), label="text")
     path = tmp_path / "fuzzed.json"

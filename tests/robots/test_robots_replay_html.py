@@ -277,6 +277,7 @@ def browser(crossfire, crossfire_page, tmp_path_factory):
 
 
 @needs_chromium
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_page_runs_without_script_errors_and_draws(browser):
     assert browser["errors"] == ""
     width, height = (int(n) for n in browser["canvas"].split(",")[:2])
@@ -328,6 +329,7 @@ def black_site():
 
 
 @needs_chromium
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_no_word_of_the_robots_table_is_broken_over_two_lines(black_site, tmp_path):
     states = {robot["state"] for turn in black_site["turns"] for robot in turn["robots"]}
     assert {"patrol", "alert", "chase", "search"} <= states

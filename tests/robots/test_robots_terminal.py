@@ -195,6 +195,7 @@ def test_the_hud_shows_the_level_and_the_map_only_what_the_player_sees(session):
     assert game.quit() == 0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_arrows_and_wasd_move_the_player_a_turn_at_a_time(session):
     level = play.load(LEVEL_1)
     expected = records(LEVEL_1, "RRRR", 0)
@@ -258,6 +259,7 @@ def test_the_algorithm_view_lifts_the_fog_and_draws_the_plans(session):
     assert game.quit() == 0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_question_mark_shows_the_rules_then_the_keys_and_any_key_turns_the_page(session):
     level = play.load(LEVEL_1)
     game = session("play", "1", "--seed", "0")
@@ -274,6 +276,7 @@ def test_question_mark_shows_the_rules_then_the_keys_and_any_key_turns_the_page(
     assert game.quit() == 0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_q_and_r_ask_first_during_a_game(session):
     level = play.load(LEVEL_1)
     game = session("play", "1", "--seed", "0")
@@ -291,6 +294,7 @@ def test_q_and_r_ask_first_during_a_game(session):
     assert game.quit() == 0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_capture_shows_the_robot_that_caught_you_and_undo_takes_it_back(session):
     level = play.load(LEVEL_1)
     moves = caught_moves(LEVEL_1)
@@ -354,6 +358,7 @@ def test_winning_and_running_out_of_time_end_on_their_screens(session, tmp_path,
     assert game.quit() == 0
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_record_keeps_every_attempt_of_the_session_and_each_verifies(session, tmp_path):
     level = play.load(LEVEL_1)
     game = session("play", "1", "--seed", "0", "--record", "r.json")
@@ -532,6 +537,7 @@ TINY = ("# name: Tiny\nrobots 5 7\n"
         "##E####\n")
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_footsteps_are_heard_and_the_hud_counts_an_emps_five_turns(session, tmp_path):
     (tmp_path / "tiny.txt").write_text(TINY)
     played = records(tmp_path / "tiny.txt", "RRX", 0)
@@ -560,6 +566,7 @@ TWO = ("# name: Two\nrobots 5 15\n"
        "robot-vision 6\n")
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_algorithm_view_colours_each_robot_and_starts_its_path_at_it(session, tmp_path):
     (tmp_path / "two.txt").write_text(TWO)
     after = records(tmp_path / "two.txt", "W", 0)[1]

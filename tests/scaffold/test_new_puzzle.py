@@ -53,6 +53,7 @@ def plugin(tmp_path, cli, plugins) -> Path:
     return folder
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_template_passes_the_contract_kit(plugin):
     entry = registry.puzzle(NAME)
     assert entry.origin == "twinsolve-stars 0.1.0" and registry.problems() == ()
@@ -70,6 +71,7 @@ def test_the_examples_in_its_docstrings_hold(plugin):
     assert tried >= 5
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_commands_work_on_the_new_puzzle(plugin, tmp_path, cli):
     listed = cli("list")
     assert listed.returncode == 0

@@ -55,6 +55,7 @@ def chase(tmp_path, plugins) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_pages_back_end_runs_as_the_page_says(chase, cli):
     assert registry.problems() == ()
     cave = [b.name for b in registry.puzzle("cave").backends]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import clues_off, grown_sea, sampled
+from conftest import clues_off, grown_sea
 from test_islands import alone_with, settled
 
 from twinsolve.search.crosscut import CrossCut
@@ -54,7 +54,8 @@ def with_known_sea(rule, known):
     return run
 
 
-@pytest.mark.parametrize("part", sampled((2, 0, 1)))
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
+@pytest.mark.parametrize("part", (2, 0, 1))
 def test_the_rule_alone_keeps_exactly_the_solutions_brute_force_finds(part):
     rng = random.Random(f"crosscut {part}")
     acted = 0

@@ -128,7 +128,8 @@ def ring_case(rng):
     return grid, clues_off(rng, grid, sea)
 
 
-@pytest.mark.parametrize("part", sampled((2, 0, 1)))  # 2 catches the mutations tried
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
+@pytest.mark.parametrize("part", (2, 0, 1))  # 2 catches the mutations tried
 def test_the_enclosure_alone_keeps_exactly_the_solutions_brute_force_finds(part):
     acted = alone_agrees(
         random.Random(f"enclosure {part}"),

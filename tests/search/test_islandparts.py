@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from conftest import flood, grown_sea
 from test_enclosure import islands_of
 from test_islands import is_solution
@@ -102,6 +103,7 @@ def first_unfixed(store, among=None):
                  if not store.is_fixed(v)), None)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_parts_find_what_the_whole_search_finds():
     rng = random.Random("parts")
     split = {techniques: 0 for techniques in TECHNIQUE_SETS}

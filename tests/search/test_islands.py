@@ -133,7 +133,10 @@ def thin_case(rng):
     return grid, clues_off(rng, grid, sea)
 
 
-@pytest.mark.parametrize("techniques", TECHNIQUE_SETS, ids=lambda t: "+".join(t) or "bounds")
+# (each set in a 1-tuple: `sampled` reads a tuple as the values of several argnames)
+@pytest.mark.parametrize("techniques", sampled([(t,) for t in TECHNIQUE_SETS],
+                                                keep=lambda t: t == (TECHNIQUES,)),
+                         ids=lambda t: "+".join(t) or "bounds")
 def test_on_thin_seas_the_rules_find_exactly_the_solutions_brute_force_finds(techniques):
     # The brute force tries only seas of the size the numbers leave, which every
     # solution has: 4x5 grids stay quick.
@@ -660,7 +663,8 @@ def cross_case(rng):
 
 # Part 2 runs by default: it is the one whose cases catch a stretch between two islands
 # counted twice (checked by that mutation), as 3 does; 0 and 1 do not.
-@pytest.mark.parametrize("part", sampled((2, 0, 1, 3)))
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
+@pytest.mark.parametrize("part", (2, 0, 1, 3))
 def test_the_edge_budget_alone_keeps_exactly_the_solutions_brute_force_finds(part):
     # On seas that part the grid into rectangles, or thin ones (compact islands, a small
     # slack), the bounds and the edge budget alone: the search over them finds exactly

@@ -75,6 +75,7 @@ def lowest(store: Store, among: set[int]) -> int | None:
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**6), sizes=st.lists(st.integers(1, 3), min_size=1, max_size=4),
        values=st.integers(1, 3), density=st.floats(0.3, 0.9))
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_parts_count_and_list_what_brute_force_finds(seed, sizes, values, density):
     blocks = Blocks(seed, sizes, values, density)
     expected = sorted(blocks.brute())

@@ -73,7 +73,8 @@ def small_sea_case(rng):
     return grid, clues_off(rng, grid, grown_sea(rng, grid, 2, rows + cols - 2))
 
 
-@pytest.mark.parametrize("part", sampled((0, 1, 2)))
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
+@pytest.mark.parametrize("part", (0, 1, 2))
 def test_the_sea_span_alone_keeps_exactly_the_solutions_brute_force_finds(part):
     acted = alone_agrees(
         random.Random(f"sea span {part}"), lambda rng, tried: small_sea_case(rng),

@@ -118,6 +118,7 @@ def test_bad_requests_get_one_line_and_the_server_goes_on(studio):
 
 # ---------------------------------------------------------------- a real browser
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_lights_out_solved_by_clicking_its_presses(studio, browser, tmp_path):
     from selenium.webdriver.common.by import By
 

@@ -74,6 +74,7 @@ def test_ctrl_c_while_waiting_kills_the_child(tmp_path):
     assert _gone(int(pid_file.read_text()))
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_child_dies_with_its_parent_even_by_kill_9(tmp_path):
     pid_file = tmp_path / "pid"
     script = ("import sys, time, pathlib, os\n"

@@ -152,6 +152,7 @@ def test_hand_counts_symmetric_boards_like_brute(text):
     assert (result.status, result.unique) == (truth.status, truth.unique)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_symmetry_shrinks_the_memo_and_keeps_the_count():
     memo, plain_memo = {"engine": "memo"}, {"engine": "memo", "symmetry": False}
     full = board("chess 4 4 knights\nNNNN\nNNNN\nNNNN\nNNNN\n")  # all 8 symmetries
@@ -203,6 +204,7 @@ def test_pawns_capture_upward_only_and_sliders_need_a_clear_path(backend):
     assert stuck.status is Status.UNSAT
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_count_cut_short_says_so():
     instance = load_file(ROOT / "instances" / "chess" / "mixed-6x6-10.txt")  # 864 sequences
     result = run(instance, "cpsat", Limits(count=True, timeout=1), catch=False)

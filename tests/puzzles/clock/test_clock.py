@@ -103,6 +103,7 @@ def test_large_dial_hand_counts_exactly():
     assert result.stats.counters["direction"] == "bidirectional"
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_large_dial_hand_is_quick_and_models_never_wrong():
     instance = Instance(1_000_000, 5, 999_999, (7919, 104729, 3))
     result = run(instance, "hand", Limits(timeout=60))
@@ -124,6 +125,7 @@ def test_hand_limits_stop_the_search():
     assert run(instance, "hand", Limits(timeout=0)).status is Status.TIMEOUT
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_shipped_instances_agree_with_their_metadata():
     assert_shipped_instances_hold("clock", at_least=5)
 

@@ -62,6 +62,7 @@ def test_every_shipped_set_is_there():
     assert len(SHIPPED) >= 25
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_long_pour_only_plans_agree_with_hand_quickly():
     puzzles = [instance for _, instance in long_decantings()]
     assert len(puzzles) >= 5

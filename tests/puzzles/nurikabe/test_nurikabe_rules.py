@@ -136,6 +136,7 @@ def janko(corpus):
     return _read(corpus("nurikabe", "janko-dev.json"))
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_every_janko_entry_reads_with_its_published_solution(corpus):
     raw = json.loads(corpus("nurikabe", "janko-dev.json").read_text())["data"]
     pairs = janko(corpus)

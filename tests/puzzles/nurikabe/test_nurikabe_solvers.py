@@ -134,6 +134,7 @@ def test_hand_settles_nearly_every_janko_puzzle_without_branching(corpus):
     assert settled >= 0.95 * len(pairs), settled
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_lookaheads_learning_settles_753_at_the_root(corpus):
     """753_10x10 (four compact islands in the corners): the lookahead's trials, kept as
     implications (`search.implication`), settle it at the root with its published
@@ -150,6 +151,7 @@ def test_the_lookaheads_learning_settles_753_at_the_root(corpus):
             assert model.solution(model.store.solution()) == expected
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_lookaheads_removals_probe_near_their_changes_and_the_root_ends_whole(corpus):
     """975_10x10 (the root stays undecided): each removal of the lookahead propagates with
     probing near what it changed only (`Lookahead`'s `near`, the model's `nearby`), and
@@ -198,7 +200,7 @@ def test_the_rules_fixpoint_is_one_for_rules_made_afresh(corpus, key):
 REORDERED = ("789_17x17", "834_15x20")
 
 
-@pytest.mark.parametrize("key", REORDERED)
+@pytest.mark.parametrize("key", sampled(REORDERED))
 def test_the_rules_fixpoint_is_one_whatever_order_they_run_in(corpus, key, monkeypatch):
     """The rules alone (no probing) to their fixpoint as registered, then all at one
     priority, then with their priorities reversed: the same store each time. A rule
@@ -338,7 +340,8 @@ def random_cornered(rng):
         " ".join(line) + "\n" for line in grid))
 
 
-@pytest.mark.parametrize("part", sampled((0, 1)))
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
+@pytest.mark.parametrize("part", (0, 1))
 def test_random_clues_touching_at_a_corner_are_counted_like_brute_force(part):
     # Where the enclosure bound acts in sat's and cpsat's models (hand's rule has its own
     # test in tests/search/test_enclosure.py), they count what brute force counts.
@@ -394,6 +397,7 @@ def random_with_clues_left_out(rng):
         " ".join(line) + "\n" for line in lines))
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_searches_that_split_count_like_the_other_backends(monkeypatch):
     # Where hand's search completes independent regions apart (`search.islandparts`), it
     # counts what it counts without (`hand:parts=false`), and what sat and cpsat count.
@@ -428,7 +432,8 @@ def spans(instance):
     return models.layout(instance).areas != plain.areas
 
 
-@pytest.mark.parametrize("part", sampled((1, 0)))  # 1 catches the mutations tried
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
+@pytest.mark.parametrize("part", (1, 0))  # 1 catches the mutations tried
 def test_random_tiny_seas_are_counted_like_brute_force(part):
     # Where the sea's span keeps a clue's area to a few boxes in sat's and cpsat's models
     # (`models.layout`; hand's rule has its own test in tests/search/test_seaspan.py),
@@ -454,6 +459,7 @@ def test_a_thin_sea_is_branched_on_beside_its_shaded_cells():
     assert not usual.islands.thin  # a sea of half the grid: branching anywhere
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_cell_two_islands_may_own_is_branched_on_as_its_label():
     # After the root of a 4 and a 3 on a 4x5 grid, the cell hand branches on first may be
     # either island's: the search takes its label, and tries it as sea, then as the 4's,
@@ -484,6 +490,7 @@ OPEN_GRID = ("nurikabe 6 10\n- - - - 5 - - 6 - -\n- - - - - - - - - -\n- - - - -
              "- - - - - 6 - - - -\n- - 4 - - - - - - -\n5 - - - - - - - - -\n")
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_search_node_probes_only_near_what_its_decision_changed():
     """At the root probing tries the whole frontier; once the model searches
     (`NurikabeModel.enter_search`), a node's pass tries only cells within `FOCUS` steps of a

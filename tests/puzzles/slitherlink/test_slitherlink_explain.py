@@ -32,8 +32,8 @@ def items(solution):
             for c, ch in enumerate(row)}
 
 
-@pytest.mark.parametrize("name", sampled(["slitherlink-extreme-10x10-s1-01.txt",
-                                          "slitherlink-easy-10x10-s1-01.txt"]))
+@pytest.mark.parametrize("name", sampled(["slitherlink-easy-10x10-s1-01.txt",
+                                          "slitherlink-extreme-10x10-s1-01.txt"]))
 def test_the_steps_replay_to_the_solution_and_levels_stop_where_the_grader_does(name):
     instance = load_file(GRADED / name)
     found = explain(instance)
