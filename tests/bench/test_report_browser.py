@@ -128,7 +128,6 @@ def opened(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return found
 
 
-@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_no_script_error(opened):
     assert opened["errors"] == ""
 

@@ -98,7 +98,6 @@ def test_node_scatters_only_between_backends_that_count_nodes_alike():
     assert same_nodes("hand [10s]", "hand:probe=false [10s]") and not same_nodes("hand", "cpsat")
 
 
-@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_each_point_of_an_svg_names_its_task(rendered):
     svg = next(svg for plot, svg in rendered
                if plot.kind == "scatter-time" and plot.stem.endswith("hand-vs-sat"))

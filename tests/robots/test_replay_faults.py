@@ -199,6 +199,7 @@ def test_the_schema_names_every_field_the_engine_records(recorded):
     assert set(replay._DOOR) == set(record["doors"][0])
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_a_recorded_game_of_every_shipped_level_is_accepted(tmp_path):
     for path in play.shipped_levels():
         level = play.load(path)

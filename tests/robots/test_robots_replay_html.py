@@ -277,7 +277,6 @@ def browser(crossfire, crossfire_page, tmp_path_factory):
 
 
 @needs_chromium
-@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_page_runs_without_script_errors_and_draws(browser):
     assert browser["errors"] == ""
     width, height = (int(n) for n in browser["canvas"].split(",")[:2])
