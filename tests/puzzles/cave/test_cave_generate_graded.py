@@ -139,6 +139,7 @@ def test_a_request_no_try_meets_ends_within_its_budget():
         find_one(plan, 0)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_the_corpus_grades_to_medium_and_hard():
     corpus = corpus_path("cave", "janko-dev.json")
     levels = [gen.grade(puzzle).level for _, puzzle in instances([corpus])[:30]]

@@ -100,6 +100,7 @@ def test_known_puzzles_have_one_shortest_plan(corpus):
                 (name, backend)
 
 
+@pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run)
 def test_shipped_instances_agree_with_their_metadata():
     assert_shipped_instances_hold("jugs", at_least=10)
 
