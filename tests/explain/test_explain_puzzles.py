@@ -177,7 +177,8 @@ SMALL_NURIKABE = ("nurikabe 3 4\n3 - - -\n- - - -\n- - - 2\n",
                   "nurikabe 3 4\n- - - -\n- 5 - -\n- - - -\n")
 
 
-@pytest.mark.parametrize("text", sampled(SMALL_NURIKABE, keep=lambda text: "4 4" not in text))
+@pytest.mark.parametrize("text", sampled(
+    SMALL_NURIKABE, keep=lambda text: not text.startswith("nurikabe 4 4")))
 def test_nurikabe_completions_are_exact_with_a_trial_after_the_root(text):
     """The answer search a bifurcation step refutes with (`explain._completion`: the
     known cells settled as hand's root, then the trial cell's value) finds an answer

@@ -133,10 +133,10 @@ def thin_case(rng):
     return grid, clues_off(rng, grid, sea)
 
 
-# (each set in a 1-tuple: `sampled` reads a tuple as the values of several argnames)
-@pytest.mark.parametrize("techniques", sampled([(t,) for t in TECHNIQUE_SETS],
-                                                keep=lambda t: t == (TECHNIQUES,)),
-                         ids=lambda t: "+".join(t) or "bounds")
+@pytest.mark.parametrize(
+    "techniques",
+    [t if t == TECHNIQUES else pytest.param(t, marks=pytest.mark.slow) for t in TECHNIQUE_SETS],
+    ids=lambda t: "+".join(t) or "bounds")
 def test_on_thin_seas_the_rules_find_exactly_the_solutions_brute_force_finds(techniques):
     # The brute force tries only seas of the size the numbers leave, which every
     # solution has: 4x5 grids stay quick.
