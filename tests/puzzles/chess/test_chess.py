@@ -101,7 +101,7 @@ def test_shipped_instances_exist():
 # ---------------------------------------------------------------- brute-force agreement
 
 @pytest.mark.slow  # long: `pytest -m slow` runs it (.ci/run); the contract kit's brute check stays
-@pytest.mark.parametrize("examples", [30])  # the default run's 6 were among these
+@pytest.mark.parametrize("examples", [30])  # the 6 boards a run of 6 draws are among these
 def test_4x4_backends_agree_with_brute(examples):
     @settings(max_examples=examples)
     @given(chess_boards(min_side=4, max_side=4, max_pieces=6))
