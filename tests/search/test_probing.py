@@ -4,7 +4,8 @@
   contradiction the rules alone miss; it leaves the store as it found it
   when every trial holds; `candidates` and `order` choose what is tried;
   `probe_passes` stops probing before its fixpoint; a pass takes the trials
-  made since the last change instead of making them again.
+  made since the last change instead of making them again; the passes after
+  a removal try only `near`'s candidates, and a whole pass closes them.
 - Forcing: what every value of a variable implies holds (a value both
   trials fix, the union of what three trials leave), which probing alone
   leaves open; the solutions stay the same.
@@ -12,7 +13,7 @@
   probing (to a fixpoint or one pass, forcing or not) the search counts
   exactly the brute-force solutions, probing never removes a value some
   solution uses, and after `propagate()` every value left on a candidate
-  propagates without failing (a probing fixpoint); the lookahead with
+  propagates without failing (a probing fixpoint, near passes or not); the lookahead with
   forcing keeps every value some solution takes, and so does its learning.
 - Limits: a deadline stops propagation (root or mid-trial) with
   `LimitReached`, not a contradiction; `search` reports it as a stop, and
@@ -144,6 +145,33 @@ def test_probe_passes_bound_the_passes():
     assert (fixpoint.probes, one.probes) == (6, 4)  # both: A, B (B = 1 fails); then A again
 
 
+def test_passes_after_a_removal_probe_near_it_and_a_whole_pass_closes():
+    """`near` gives the passes after a removal their candidates: here none, so the
+    pass after B = 1's removal tries nothing, and the whole pass that closes it finds
+    A = 1 failing (it needs B = 0); the next near pass is asked from that removal on."""
+    asked = []
+
+    def near(store: Store, origin: int) -> list[int]:
+        asked.append(sorted({var for var, _ in store.trail[origin:]}))
+        return []
+
+    prop = Propagator(Store.booleans(2))
+
+    def b_one_fails(store: Store) -> None:
+        if store.value(B) == 1:
+            raise Contradiction
+
+    def not_a_one_with_b_zero(store: Store) -> None:
+        if store.value(A) == 1 and store.value(B) == 0:
+            raise Contradiction
+    prop.add_rule(b_one_fails, (B,))
+    prop.add_rule(not_a_one_with_b_zero, (A, B))
+    prop.enable_probing(candidates=lambda store: [A, B], near=near)
+    assert prop.propagate() and prop.store.assignment() == (0, 0)
+    assert asked == [[B], [A]]  # what each removal's pass changed
+    assert prop.probes == 6  # A, B (B = 1 fails); none; A (A = 1 fails); none; none
+
+
 def test_a_pass_takes_the_trials_made_since_the_last_change():
     """Pass 1 removes A = 1 (its first removal), then tries B and C in the store pass 2
     starts from: pass 2, which confirms the fixpoint, takes those four trials' outcomes
@@ -212,8 +240,14 @@ def binary_problems(draw):
     return domains, forbidden
 
 
-def build(domains, forbidden, probe: bool, forcing: bool = False) -> Propagator:
-    """A forbidden pair (v, x, w, y) is the rule: v == x removes y from w, and back."""
+def changed_since(store: Store, origin: int) -> list[int]:
+    """The variables narrowed since trail position `origin` (probing's `near`)."""
+    return sorted({var for var, _ in store.trail[origin:]})
+
+
+def build(domains, forbidden, probe: bool, forcing: bool = False, near=None) -> Propagator:
+    """A forbidden pair (v, x, w, y) is the rule: v == x removes y from w, and back;
+    `near`, probing's near candidates."""
     prop = Propagator(Store(domains))
     for (v, w), x, y in forbidden:
         def rule(store, v=v, w=w, x=x, y=y):
@@ -223,7 +257,7 @@ def build(domains, forbidden, probe: bool, forcing: bool = False) -> Propagator:
                 store.remove(v, x)
         prop.add_rule(rule, (v, w))
     if probe:
-        prop.enable_probing(forcing=forcing)
+        prop.enable_probing(forcing=forcing, near=near)
     return prop
 
 
@@ -249,24 +283,30 @@ def test_probing_is_sound_and_reaches_a_probing_fixpoint(examples):
         forced = search(build(domains, forbidden, True, forcing=True), max_solutions=None)
         assert sorted(forced.solutions) == solutions
 
-        for forcing in (True, False):
-            prop = build(domains, forbidden, True, forcing)
+        near = search(build(domains, forbidden, True, near=changed_since), max_solutions=None)
+        assert sorted(near.solutions) == solutions
+
+        for forcing, nearby in ((True, None), (False, changed_since), (False, None)):
+            prop = build(domains, forbidden, True, forcing, nearby)
             if not prop.propagate():
                 assert solutions == []
                 return
             for v in range(len(prop.store)):  # nothing true removed
                 assert {s[v] for s in solutions} <= set(prop.store.values(v)), forcing
-        store = prop.store  # probing without forcing, as the fixpoint below asks
-        # A fixpoint of probing: every value left on an unfixed variable survives its trial.
-        trial = build(domains, forbidden, False)
-        trial.store.dom = list(store.dom)
-        for v in range(len(store)):
-            if not store.is_fixed(v):
-                for x in store.values(v):
-                    mark = trial.store.mark()
-                    trial.store.assign(v, x)
-                    assert trial.propagate(), (v, x)
-                    trial.store.undo(mark)
+            if forcing:
+                continue
+            # Without forcing, a fixpoint of probing (near passes or not): every value
+            # left on an unfixed variable survives its trial.
+            store = prop.store
+            trial = build(domains, forbidden, False)
+            trial.store.dom = list(store.dom)
+            for v in range(len(store)):
+                if not store.is_fixed(v):
+                    for x in store.values(v):
+                        mark = trial.store.mark()
+                        trial.store.assign(v, x)
+                        assert trial.propagate(), (v, x, nearby)
+                        trial.store.undo(mark)
     check()
 
 

@@ -1120,7 +1120,7 @@ class _Shapes:
 
     __slots__ = ("n", "bit", "cell", "number", "neighbour_bits", "land", "sea", "board",
                  "cache", "limit", "leaves", "maxroom", "survey", "parts", "base",
-                 "least_sea", "since")
+                 "least_sea", "since", "pockets")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int,
                  survey: _Survey, parts: _Part) -> None:
@@ -1133,6 +1133,7 @@ class _Shapes:
         # The sea's cells in every solution (0 when a clue has no number; `_pocket`)
         self.least_sea = islands.sea_size or 0
         self.cache: dict[tuple, tuple[list[int], list[int], set[int]] | None] = {}
+        self.pockets: dict[tuple[int, int, int], bool] = {}  # `_pocket`'s answers
         self.limit, self.leaves, self.maxroom = SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM
         # (part, reach, its candidate sets) of the last enumeration that finished
         # (`_candidates`)
@@ -1342,6 +1343,21 @@ class _Shapes:
         board = self.board
         near = _near(board, bits, ring)
         lands &= near  # land past `near` must not close a pocket (the docstring)
+        seas_ &= near
+        # Why kept: the answer depends on these three only (the docstring), and a
+        # completion is checked again in state after state that differ elsewhere
+        # (probing's trials, the lookahead's).
+        key = (bits, lands, seas_)
+        walled = self.pockets.get(key)
+        if walled is None:
+            walled = self._walled(bits, ring, near, lands, seas_)
+            _remember(self.pockets, key, walled, _CACHE)
+        return walled
+
+    def _walled(self, bits: int, ring: int, near: int, lands: int, seas_: int) -> bool:
+        """`_pocket`'s answer, found: `lands` and `seas_` are the land and sea `near`
+        the island."""
+        board = self.board
         free = ~(bits | lands) & board.full
         # Only from ring cells with two open sides or fewer, where small pockets are: a
         # cheaper check that may miss a pocket, which only prunes less.
@@ -1355,7 +1371,7 @@ class _Shapes:
                 if grown & ~near or grown.bit_count() > _POCKET:
                     break
                 if grown == pocket:
-                    if (seas_ & near & ~pocket or ring & ~pocket
+                    if (seas_ & ~pocket or ring & ~pocket
                             or pocket.bit_count() < self.least_sea):
                         return True
                     break

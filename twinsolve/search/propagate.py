@@ -34,7 +34,12 @@ fails, so `propagate()` leaves a fixpoint of the rules and the probing;
 confirm the fixpoint mostly finds nothing, and the children's first passes
 find what it would), and the candidates may be only those near what changed
 (`origin`: where on the trail the changes a `propagate()` starts from begin,
-a search node's decision first). Probing is sound, however many passes: counts of
+a search node's decision first). With `near` (`enable_probing`), the passes
+after one that removed a value try only the candidates near what that pass
+changed, and a near pass that removes nothing is followed by a pass over every
+candidate, so the end is still a fixpoint of the probing: a removal's
+consequences are mostly near it, and a whole pass to find each next one costs a
+trial per candidate. Probing is sound, however many passes: counts of
 solutions stay exact. A pass takes the outcomes of the trials made since the
 last change (in the very store it starts from: a rule's deductions depend on
 the store alone, what it keeps being a cache of it, so a trial there would
@@ -436,6 +441,7 @@ class Propagator:
         self._probing: tuple[Callable[[Store], Iterable[int]],
                              Callable[[Store, int], Iterable[int]] | None] | None = None
         self._forcing = False
+        self._near: Callable[[Store, int], Iterable[int]] | None = None
         self._rules: list[Rule] = []
         self._priority: list[int] = []
         self._watchers: list[list[int]] = [[] for _ in range(len(store))]
@@ -500,16 +506,21 @@ class Propagator:
         candidates: Callable[[Store], Iterable[int]] | None = None,
         order: Callable[[Store, int], Iterable[int]] | None = None,
         forcing: bool = False,
+        near: Callable[[Store, int], Iterable[int]] | None = None,
     ) -> None:
         """Probe at every fixpoint that follows a change (failed-literal detection).
 
         `candidates(store)` gives the variables to probe, read again at each
         pass (default: every variable; fixed ones are skipped); `order(store,
         var)` the values to try, in turn (default: the domain, ascending);
-        `forcing`: keep what every value of a variable implies (module docstring).
+        `forcing`: keep what every value of a variable implies (module docstring);
+        `near(store, origin)`: the candidates near what changed since trail position
+        `origin`, which the passes after a removal probe, a pass of them that removes
+        nothing being followed by one of every candidate (module docstring).
         """
         self._probing = (candidates or (lambda store: range(len(store))), order)
         self._forcing = forcing
+        self._near = near
 
     def propagate(self) -> bool:
         """Run queued rules to a fixpoint, then probe if enabled and anything changed.
@@ -595,6 +606,7 @@ class Propagator:
         # Nurikabe corpus, the same deductions and searches with fewer trials: 967_10x10
         # 2404 to 2194, 688_20x20 3808 to 3310.
         held: dict[tuple[int, int], tuple[dict[int, int], int]] = {}
+        near, since = self._near, None  # a pass near the changes from `since` on (None: all)
         while failed and left != 0:
             if left is not None:
                 left -= 1
@@ -604,7 +616,8 @@ class Propagator:
             # hold too: their own trial would reach less (the rules are monotone), so it
             # is skipped. A removal makes the store stronger and clears the set.
             consistent: set[tuple[int, int]] = set()
-            for var in candidates(store):
+            start = len(store.trail)
+            for var in candidates(store) if since is None else near(store, since):
                 # What each value's trial narrowed, while every value tried held (forcing).
                 outcomes: list[dict[int, int]] | None = [] if self._forcing else None
                 for x in store.values(var) if order is None else order(store, var):
@@ -640,6 +653,14 @@ class Propagator:
                     consistent.clear()
                     held.clear()
                     self._fixpoint()
+            if near is not None:
+                # After a removal, what it changed is where the next ones mostly are;
+                # a near pass that finds nothing is closed by a pass over every
+                # candidate (which takes the near pass's trials, made in its store).
+                if failed:
+                    since = start
+                elif since is not None:
+                    since, failed = None, True
 
     def most_impact(self, among: Callable[[int], bool] | None = None) -> int | None:
         """The unfixed variable whose trials in the last probing pass narrowed the most

@@ -52,7 +52,13 @@ its `Propagator`, cheapest first:
 - `probing` (option `probe`, on by default): the engine's failed-literal
   probing on the undecided cells beside a decided one, shaded first: a
   value whose propagation fails is removed. Trials are counted apart, as
-  `probes`, not as search nodes; at every node of the search too.
+  `probes`, not as search nodes; at every node of the search too. After a
+  pass that removed something, the next tries only the cells within `FOCUS`
+  steps of what it changed, and a whole pass closes (`Propagator`'s `near`,
+  `_frontier_near`): on the janko.at corpus (`python -m
+  benchmarks.nurikabe_perf --backends hand`) 688_20x20's root probing went
+  from 925 trials to 776 and the puzzle from 2.9 s to 2.4 s, the corpus from
+  54.2 s to 52.3 s in all, with the same answers and search nodes everywhere.
 - `forcing` (with probing): when both of a cell's trials hold, what they
   agree on holds (a cell both leave unshaded is unshaded, a label both
   narrow keeps the islands either left it: `Propagator.enable_probing`'s
@@ -140,7 +146,7 @@ with `limits.count` it enumerates them all; the deadline and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ...core.limits import Limits
 from ...core.result import Result, Stopwatch
@@ -221,7 +227,8 @@ class NurikabeModel:
         self.probe = probe and "probing" in self.techniques
         if self.probe:
             self.prop.enable_probing(self._frontier, shaded_first,
-                                     forcing="forcing" in self.techniques)
+                                     forcing="forcing" in self.techniques,
+                                     near=self._frontier_near)
         self.lookahead = None
         self.near: list[int] | None = None
         # Probing keeps near what the propagation under way changed (`_changed`): at a
@@ -239,18 +246,31 @@ class NurikabeModel:
         """The cells to probe: undecided cells beside a decided one, ascending; during a
         lookahead trial only those near its cell (`_focus`), at a search's node and while
         a lookahead's removal propagates only those near what changed (`_changed`)."""
-        dom, nbrs = store.dom, self.grid.neighbours
         cells = self.near
         if cells is None:
-            cells = self._changed(store) if self.nearby else range(self.grid.size)
+            cells = self._changed(store, self.prop.origin) if self.nearby else range(self.grid.size)
+        return self._open(store, cells)
+
+    def _frontier_near(self, store: Store, origin: int) -> list[int]:
+        """`_frontier`'s cells near what changed since trail position `origin`
+        (`_changed`): a probing pass after one that removed a value."""
+        changed = self._changed(store, origin)
+        if self.near is not None:
+            focus = set(self.near)
+            changed = [i for i in changed if i in focus]
+        return self._open(store, changed)
+
+    def _open(self, store: Store, cells: Iterable[int]) -> list[int]:
+        """The undecided cells of `cells` beside a decided one, in their order."""
+        dom, nbrs = store.dom, self.grid.neighbours
         return [i for i in cells
                 if dom[i] == UNDECIDED and any(dom[w] != UNDECIDED for w in nbrs[i])]
 
-    def _changed(self, store: Store) -> list[int]:
-        """The cells within `FOCUS` steps of a cell the propagation under way narrowed
-        (itself or its label, `Propagator.origin`), ascending."""
+    def _changed(self, store: Store, origin: int) -> list[int]:
+        """The cells within `FOCUS` steps of a cell narrowed since trail position
+        `origin` (itself or its label), ascending."""
         size, near = self.grid.size, set()
-        for cell in {var % size for var, _ in store.trail[self.prop.origin:]}:
+        for cell in {var % size for var, _ in store.trail[origin:]}:
             near.update(self._around_cell(cell))
         return sorted(near)
 
