@@ -5,7 +5,7 @@
   when every trial holds; `candidates` and `order` choose what is tried;
   `probe_passes` stops probing before its fixpoint; a pass takes the trials
   made since the last change instead of making them again; the passes after
-  a removal try only `near`'s candidates, and a whole pass closes them.
+  a removal try only `candidates_near`'s, and a whole pass closes them.
 - Forcing: what every value of a variable implies holds (a value both
   trials fix, the union of what three trials leave), which probing alone
   leaves open; the solutions stay the same.
@@ -146,7 +146,7 @@ def test_probe_passes_bound_the_passes():
 
 
 def test_passes_after_a_removal_probe_near_it_and_a_whole_pass_closes():
-    """`near` gives the passes after a removal their candidates: here none, so the
+    """`candidates_near` gives the passes after a removal their candidates: here none, so the
     pass after B = 1's removal tries nothing, and the whole pass that closes it finds
     A = 1 failing (it needs B = 0); the next near pass is asked from that removal on."""
     asked = []
@@ -166,7 +166,7 @@ def test_passes_after_a_removal_probe_near_it_and_a_whole_pass_closes():
             raise Contradiction
     prop.add_rule(b_one_fails, (B,))
     prop.add_rule(not_a_one_with_b_zero, (A, B))
-    prop.enable_probing(candidates=lambda store: [A, B], near=near)
+    prop.enable_probing(candidates=lambda store: [A, B], candidates_near=near)
     assert prop.propagate() and prop.store.assignment() == (0, 0)
     assert asked == [[B], [A]]  # what each removal's pass changed
     assert prop.probes == 6  # A, B (B = 1 fails); none; A (A = 1 fails); none; none
@@ -241,13 +241,14 @@ def binary_problems(draw):
 
 
 def changed_since(store: Store, origin: int) -> list[int]:
-    """The variables narrowed since trail position `origin` (probing's `near`)."""
+    """The variables narrowed since trail position `origin` (probing's `candidates_near`)."""
     return sorted({var for var, _ in store.trail[origin:]})
 
 
-def build(domains, forbidden, probe: bool, forcing: bool = False, near=None) -> Propagator:
+def build(domains, forbidden, probe: bool, forcing: bool = False,
+          candidates_near=None) -> Propagator:
     """A forbidden pair (v, x, w, y) is the rule: v == x removes y from w, and back;
-    `near`, probing's near candidates."""
+    `candidates_near`, probing's (`Propagator.enable_probing`)."""
     prop = Propagator(Store(domains))
     for (v, w), x, y in forbidden:
         def rule(store, v=v, w=w, x=x, y=y):
@@ -257,7 +258,7 @@ def build(domains, forbidden, probe: bool, forcing: bool = False, near=None) -> 
                 store.remove(v, x)
         prop.add_rule(rule, (v, w))
     if probe:
-        prop.enable_probing(forcing=forcing, near=near)
+        prop.enable_probing(forcing=forcing, candidates_near=candidates_near)
     return prop
 
 
@@ -283,7 +284,8 @@ def test_probing_is_sound_and_reaches_a_probing_fixpoint(examples):
         forced = search(build(domains, forbidden, True, forcing=True), max_solutions=None)
         assert sorted(forced.solutions) == solutions
 
-        near = search(build(domains, forbidden, True, near=changed_since), max_solutions=None)
+        near = search(build(domains, forbidden, True, candidates_near=changed_since),
+                      max_solutions=None)
         assert sorted(near.solutions) == solutions
 
         for forcing, nearby in ((True, None), (False, changed_since), (False, None)):

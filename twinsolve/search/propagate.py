@@ -34,7 +34,7 @@ fails, so `propagate()` leaves a fixpoint of the rules and the probing;
 confirm the fixpoint mostly finds nothing, and the children's first passes
 find what it would), and the candidates may be only those near what changed
 (`origin`: where on the trail the changes a `propagate()` starts from begin,
-a search node's decision first). With `near` (`enable_probing`), the passes
+a search node's decision first). With `candidates_near` (`enable_probing`), the passes
 after one that removed a value try only the candidates near what that pass
 changed, and a near pass that removes nothing is followed by a pass over every
 candidate, so the end is still a fixpoint of the probing: a removal's
@@ -441,7 +441,7 @@ class Propagator:
         self._probing: tuple[Callable[[Store], Iterable[int]],
                              Callable[[Store, int], Iterable[int]] | None] | None = None
         self._forcing = False
-        self._near: Callable[[Store, int], Iterable[int]] | None = None
+        self._candidates_near: Callable[[Store, int], Iterable[int]] | None = None
         self._rules: list[Rule] = []
         self._priority: list[int] = []
         self._watchers: list[list[int]] = [[] for _ in range(len(store))]
@@ -506,7 +506,7 @@ class Propagator:
         candidates: Callable[[Store], Iterable[int]] | None = None,
         order: Callable[[Store, int], Iterable[int]] | None = None,
         forcing: bool = False,
-        near: Callable[[Store, int], Iterable[int]] | None = None,
+        candidates_near: Callable[[Store, int], Iterable[int]] | None = None,
     ) -> None:
         """Probe at every fixpoint that follows a change (failed-literal detection).
 
@@ -514,13 +514,13 @@ class Propagator:
         pass (default: every variable; fixed ones are skipped); `order(store,
         var)` the values to try, in turn (default: the domain, ascending);
         `forcing`: keep what every value of a variable implies (module docstring);
-        `near(store, origin)`: the candidates near what changed since trail position
-        `origin`, which the passes after a removal probe, a pass of them that removes
-        nothing being followed by one of every candidate (module docstring).
+        `candidates_near(store, origin)`: the candidates near what changed since trail
+        position `origin`, which the passes after a removal probe, a pass of them that
+        removes nothing being followed by one of every candidate (module docstring).
         """
         self._probing = (candidates or (lambda store: range(len(store))), order)
         self._forcing = forcing
-        self._near = near
+        self._candidates_near = candidates_near
 
     def propagate(self) -> bool:
         """Run queued rules to a fixpoint, then probe if enabled and anything changed.
@@ -606,7 +606,8 @@ class Propagator:
         # Nurikabe corpus, the same deductions and searches with fewer trials: 967_10x10
         # 2404 to 2194, 688_20x20 3808 to 3310.
         held: dict[tuple[int, int], tuple[dict[int, int], int]] = {}
-        near, since = self._near, None  # a pass near the changes from `since` on (None: all)
+        # A pass tries the candidates near the changes from `since` on (None: all of them).
+        near, since = self._candidates_near, None
         while failed and left != 0:
             if left is not None:
                 left -= 1

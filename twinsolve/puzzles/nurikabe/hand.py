@@ -54,7 +54,7 @@ its `Propagator`, cheapest first:
   value whose propagation fails is removed. Trials are counted apart, as
   `probes`, not as search nodes; at every node of the search too. After a
   pass that removed something, the next tries only the cells within `FOCUS`
-  steps of what it changed, and a whole pass closes (`Propagator`'s `near`,
+  steps of what it changed, and a whole pass closes (`candidates_near`,
   `_frontier_near`): on the janko.at corpus (`python -m
   benchmarks.nurikabe_perf --backends hand`) 688_20x20's root probing went
   from 925 trials to 776 and the puzzle from 2.9 s to 2.4 s, the corpus from
@@ -228,7 +228,7 @@ class NurikabeModel:
         if self.probe:
             self.prop.enable_probing(self._frontier, shaded_first,
                                      forcing="forcing" in self.techniques,
-                                     near=self._frontier_near)
+                                     candidates_near=self._frontier_near)
         self.lookahead = None
         self.near: list[int] | None = None
         # Probing keeps near what the propagation under way changed (`_changed`): at a
