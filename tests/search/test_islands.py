@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import collections
+import copy
 import itertools
 import random
 
@@ -297,28 +298,46 @@ def test_the_lookahead_finds_what_one_level_of_probing_cannot():
 def test_a_survey_kept_for_a_state_is_the_survey_that_state_gets_afresh(monkeypatch, searches):
     """An island's survey is kept per state of what it reads (`islands._Survey`): along
     searches with probing on random 5x5 grids, every survey it answers from what it kept
-    is the one a survey with nothing kept makes, and it does answer so (the key holds
-    all the survey reads: a state met again may differ elsewhere, even beside the
-    island's land). Its sets of cells are updated from the last survey's by the cells
-    changed since, here whenever it can (`_CHANGE_COST` 0), and agree with a pass over
-    the area. Each survey is made twice: the default run makes the first 8 searches of
-    the 20."""
+    is the one a survey with nothing kept makes (the state's sets of cells read whole),
+    and it does answer so (the key holds all the survey reads: a state met again may
+    differ elsewhere, even beside the island's land). Each survey is made twice: the
+    default run makes the first 8 searches of the 20."""
     from twinsolve.search import islands as module
 
-    monkeypatch.setattr(module, "_CHANGE_COST", 0)
-
     def forget(fresh):
-        fresh.cache, fresh.since = {}, Since()  # nothing kept: a pass over the area
+        fresh.cache = {}  # nothing kept, and the sets of cells read whole
+        fresh.cells = copy.copy(fresh.cells)
+        fresh.cells.since = Since()
 
     def agree(kept, fresh, region, again):
         assert (region.part, region.reach, region.owned, region.labelled) == (
             again.part, again.reach, again.owned, again.labelled)
-        assert kept.since.marks[-1][2] == fresh.since.marks[-1][2]  # the sets of cells read
 
     reused = checked_afresh(monkeypatch, module._Survey, "__call__", "kept surveys", searches,
                             mark=lambda survey: len(survey.cache), forget=forget, agree=agree,
                             kept=lambda survey, size, region: len(survey.cache) == size)
     assert reused > 50
+
+
+@pytest.mark.parametrize("searches", sampled([8, 20]))  # the second under `slow`
+def test_the_sets_of_cells_kept_are_those_the_state_has(monkeypatch, searches):
+    """The state's sets of cells (`islands._Cells`: land, sea, each island's label, the
+    cells one island or more may own, two or more, the sea's labels) are updated from
+    those of the last state met in the line of the search by the trail since: along
+    searches with probing on random 5x5 grids, every answer is what a read of the whole
+    state gives, and most come from an update."""
+    from twinsolve.search import islands as module
+
+    def forget(fresh):
+        fresh.since = Since()  # no state met: a read of the whole state
+
+    def agree(kept, fresh, sets, again):
+        assert sets == again
+
+    updated = checked_afresh(monkeypatch, module._Cells, "__call__", "kept cells", searches,
+                             mark=lambda cells: bool(cells.since.marks), forget=forget,
+                             agree=agree, kept=lambda cells, marked, sets: marked)
+    assert updated > 1000
 
 
 @pytest.mark.parametrize("searches", sampled([8, 20]))  # the second under `slow`
@@ -454,10 +473,10 @@ def test_a_survey_enters_no_orphan_land_that_touches_another_islands_land():
     """Mid-propagation (the links not settled yet) a land cell labelled both islands may
     touch the other island's land: the 3 cannot take it, so it reaches cells 0 and 1
     only; and a survey kept for another state is not given for this one."""
-    from twinsolve.search.islands import _Survey
+    from twinsolve.search.islands import _Cells, _Survey
 
     islands = Islands(Grid(1, 4), [(0, 3), (3, 1)], LAND)
-    survey = _Survey(islands, 0)
+    survey = _Survey(islands, 0, _Cells(islands))
     a, b = 2, 4  # the labels of the 3 (clue 0) and of the 1 (clue 1)
     apart = [LAND, UNDECIDED, LAND, UNDECIDED, a, a | b | SEA_LABEL, a | b, b | SEA_LABEL]
     assert survey(stored(apart), [0], 0b1, 2).reach == 0b0111
