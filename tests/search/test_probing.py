@@ -119,26 +119,29 @@ def test_probing_runs_again_only_after_a_change():
     assert prop.propagate() and prop.probes == 10  # the two unfixed variables, again
 
 
+def b_then_a(passes: int | None = None, candidates_near=None) -> Propagator:
+    """B = 1 fails; A = 1 fails only once B = 0 (so a second pass finds it), probing A
+    then B, at most `passes` passes, with `candidates_near` (`enable_probing`)."""
+    prop = Propagator(Store.booleans(2))
+
+    def b_one_fails(store: Store) -> None:
+        if store.value(B) == 1:
+            raise Contradiction
+
+    def not_a_one_with_b_zero(store: Store) -> None:
+        if store.value(A) == 1 and store.value(B) == 0:
+            raise Contradiction
+    prop.add_rule(b_one_fails, (B,))
+    prop.add_rule(not_a_one_with_b_zero, (A, B))
+    prop.enable_probing(candidates=lambda store: [A, B], candidates_near=candidates_near)
+    prop.probe_passes = passes
+    return prop
+
+
 def test_probe_passes_bound_the_passes():
     """Pass 1 finds B = 1 fails and removes it; only then does A = 1 fail (it needs B = 0),
     which a second pass finds and one pass does not."""
-    def build_two(passes):
-        prop = Propagator(Store.booleans(2))
-
-        def b_one_fails(store: Store) -> None:
-            if store.value(B) == 1:
-                raise Contradiction
-
-        def not_a_one_with_b_zero(store: Store) -> None:
-            if store.value(A) == 1 and store.value(B) == 0:
-                raise Contradiction
-        prop.add_rule(b_one_fails, (B,))
-        prop.add_rule(not_a_one_with_b_zero, (A, B))
-        prop.enable_probing(candidates=lambda store: [A, B])
-        prop.probe_passes = passes
-        return prop
-
-    fixpoint, one = build_two(None), build_two(1)
+    fixpoint, one = b_then_a(None), b_then_a(1)
     assert fixpoint.propagate() and one.propagate()
     assert fixpoint.store.assignment() == (0, 0)
     assert one.store.assignment() == (None, 0)
@@ -152,21 +155,10 @@ def test_passes_after_a_removal_probe_near_it_and_a_whole_pass_closes():
     asked = []
 
     def near(store: Store, origin: int) -> list[int]:
-        asked.append(sorted({var for var, _ in store.trail[origin:]}))
+        asked.append(changed_since(store, origin))
         return []
 
-    prop = Propagator(Store.booleans(2))
-
-    def b_one_fails(store: Store) -> None:
-        if store.value(B) == 1:
-            raise Contradiction
-
-    def not_a_one_with_b_zero(store: Store) -> None:
-        if store.value(A) == 1 and store.value(B) == 0:
-            raise Contradiction
-    prop.add_rule(b_one_fails, (B,))
-    prop.add_rule(not_a_one_with_b_zero, (A, B))
-    prop.enable_probing(candidates=lambda store: [A, B], candidates_near=near)
+    prop = b_then_a(candidates_near=near)
     assert prop.propagate() and prop.store.assignment() == (0, 0)
     assert asked == [[B], [A]]  # what each removal's pass changed
     assert prop.probes == 6  # A, B (B = 1 fails); none; A (A = 1 fails); none; none
