@@ -366,25 +366,38 @@ def test_a_land_part_kept_for_a_state_is_the_part_that_state_gets_afresh(monkeyp
 
 @pytest.mark.parametrize("searches", sampled([8, 20]))  # the second under `slow`
 def test_completions_filtered_from_a_base_are_those_grown_afresh(monkeypatch, searches):
-    """An island's candidate completions are filtered from the last enumeration that
-    finished when the part only grew and the reach only shrank (`islands._Shapes`):
-    along searches with probing on random 5x5 grids, every list it gives holds the sets
-    a fresh enumeration grows (in another order: the summary of the completions does
-    not depend on it), and a fresh one never runs past its limits where the filter
-    answered; and it does filter."""
+    """An island's candidate completions are filtered from an enumeration kept that
+    finished when the part only grew and the reach only shrank, and an enumeration is
+    known to run past its limits when one kept did from a part that only grew and a
+    reach that only shrank (`islands._Shapes`): along searches with probing on random
+    5x5 grids, every list it gives holds the sets a fresh enumeration grows (in another
+    order: the summary of the completions does not depend on it), it runs past the
+    limits exactly where a fresh one does; and it does filter, and it does know.
+    Smaller limits here, so that enumerations run past them."""
     from twinsolve.search import islands as module
 
+    monkeypatch.setattr(module, "SHAPE_NODES", 12)
+
     def forget(fresh):
-        fresh.base = None
+        fresh.bases, fresh.crowded = [], []
 
     def agree(kept, fresh, found, again):
         assert sorted(found) == sorted(again)
 
+    def memo(shapes):
+        return [id(base) for base in shapes.bases], list(shapes.crowded)
+
+    known = 0
+
+    def kept(shapes, before, found):
+        nonlocal known
+        unchanged = memo(shapes) == before  # no enumeration grown
+        known += unchanged and isinstance(found, module._TooMany)
+        return unchanged and not isinstance(found, Exception)
+
     reused = checked_afresh(monkeypatch, module._Shapes, "_candidates", "filtered completions",
-                            searches, mark=lambda shapes: shapes.base, forget=forget,
-                            agree=agree, kept=lambda shapes, base, found: (
-                                base is not None and shapes.base is base))
-    assert reused > 50
+                            searches, mark=memo, forget=forget, agree=agree, kept=kept)
+    assert reused > 50 and known > 20, (reused, known)
 
 
 @pytest.mark.parametrize("searches", sampled([8, 20]))  # the second under `slow`
@@ -437,16 +450,31 @@ def checked_afresh(monkeypatch, cls, name: str, seed: str, searches: int, *, mar
     def checked(self, *args):
         nonlocal reused
         before = mark(self)
-        answer = method(self, *args)
+        answer = _outcome(method, self, *args)
         fresh = copy.copy(self)
         forget(fresh)
-        agree(self, fresh, answer, method(fresh, *args))
+        again = _outcome(method, fresh, *args)
+        if isinstance(answer, Exception) or isinstance(again, Exception):
+            assert type(answer) is type(again), (answer, again)  # the same way out
+        else:
+            agree(self, fresh, answer, again)
         reused += kept(self, before, answer)
+        if isinstance(answer, Exception):
+            raise answer
         return answer
 
     monkeypatch.setattr(cls, name, checked)
     random_searches(random.Random(seed), searches)
     return reused
+
+
+def _outcome(method, *args):
+    """What `method(*args)` returns, or the exception it raises (a contradiction, or an
+    enumeration past its limits, is an answer too)."""
+    try:
+        return method(*args)
+    except Exception as error:  # noqa: BLE001 - compared, then raised again
+        return error
 
 
 def random_searches(rng: random.Random, searches: int) -> None:

@@ -177,23 +177,30 @@ def _outcome(rule, store):
 @pytest.mark.parametrize("examples", sampled([50, 150]))  # the second under `slow`
 def test_region_connected_run_after_run_finds_what_a_fresh_one_finds(examples):
     """`RegionConnected` remembers the cells after its last run and skips a run that
-    could find nothing; along random assignments and undos on one store it must find
-    what a fresh rule finds on the same cells."""
+    could find nothing; along random assignments (a few cells at once, as a trial's
+    propagation makes them) and undos on one store it must find what a fresh rule finds
+    on the same cells."""
+    assignment = st.tuples(st.integers(0, 19), st.sampled_from([IS_TRUE, IS_FALSE]))
+
     @settings(max_examples=examples, deadline=None)
-    @given(st.lists(st.tuples(st.integers(0, 19), st.sampled_from([IS_TRUE, IS_FALSE]),
-                              st.booleans()), max_size=25))
+    @given(st.lists(st.tuples(st.lists(assignment, min_size=1, max_size=4,
+                                       unique_by=lambda pair: pair[0]), st.booleans()),
+                    max_size=25))
     def check(steps):
         grid = Grid(4, 5)
         kept = RegionConnected(grid, IS_TRUE)
         store = Store.booleans(grid.size)
         marks = []
-        for cell, value, back in steps:
+        for assignments, back in steps:
             if back and marks:
                 store.undo(marks.pop())
-            if store.dom[cell] != UNDECIDED:
+            assignments = [(cell, value) for cell, value in assignments
+                           if store.dom[cell] == UNDECIDED]
+            if not assignments:
                 continue
             marks.append(store.mark())
-            store.restrict(cell, value)
+            for cell, value in assignments:
+                store.restrict(cell, value)
             fresh = Store.booleans(grid.size)
             fresh.dom[:] = store.dom
             expected = _outcome(RegionConnected(grid, IS_TRUE), fresh)
@@ -224,6 +231,34 @@ def test_region_connected_counts_a_trials_news_from_the_fixpoint_it_started_from
     store.restrict(1, IS_TRUE)  # another trial: a member beside cell 0
     rule(store)
     assert counted.searches == 2, "no search: its news is a member beside a member"
+
+
+def test_region_connected_walks_round_a_blocked_cell_but_not_a_blocked_corridor():
+    """A trial that blocks a corner cell, the open cells round it joined without it, costs
+    no search (`RegionConnected._same`: nothing can be cut off, no new cut vertex); two
+    cells of a corridor blocked at once, each with one open side left, do: the cell past
+    them is cut off from the region, and the run blocks it."""
+    grid = Grid(3, 3)
+    rule = RegionConnected(grid, IS_TRUE)
+    store = Store.booleans(grid.size)
+    store.restrict(0, IS_TRUE)
+    rule.lowlink = counted = _Counted(grid.neighbours)
+    rule(store)
+    mark = store.mark()
+    store.restrict(8, IS_FALSE)  # the corner opposite the member
+    rule(store)
+    assert counted.searches == 1 and store.mark() == mark + 1
+    store.undo(mark)
+
+    corridor = Grid(1, 4)
+    rule = RegionConnected(corridor, IS_TRUE)
+    store = Store.booleans(corridor.size)
+    store.restrict(0, IS_TRUE)
+    rule(store)
+    store.restrict(1, IS_FALSE)
+    store.restrict(2, IS_FALSE)
+    rule(store)
+    assert store.dom[3] == IS_FALSE, "the cell past the corridor is cut off"
 
 
 class _Counted(LowLink):

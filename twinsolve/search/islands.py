@@ -160,6 +160,9 @@ SEA_LABEL = 1  # a label's domain mask holding only 0: no island, sea
 SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM = 300, 150, 5
 _POCKET = 6  # cells a completion's check floods, at most, to find sea walled off
 _CACHE = 20000  # results an island's rule keeps before starting afresh
+# Enumerations an island's shapes keep to filter from (`_Shapes._candidates`): probing's
+# trials at the root, a lookahead trial's own and a search's nodes each have theirs.
+_BASES = 4
 # Reaches an island keeps before starting afresh: fewer than the rules' results, as a
 # reach is dear to keep (a few grid-sized integers) and met again soon or seldom. With
 # 20000, hand's memory on 1030_32x32 after 60 s grew from 54 to 247 MB; with 2000, 91 MB,
@@ -1178,7 +1181,7 @@ class _Shapes:
     """Every completion of the island of clue `k`, while there are few; module docstring."""
 
     __slots__ = ("n", "k", "bit", "cell", "number", "neighbour_bits", "board", "cells",
-                 "cache", "limit", "leaves", "maxroom", "survey", "parts", "base",
+                 "cache", "limit", "leaves", "maxroom", "survey", "parts", "bases", "crowded",
                  "least_sea", "since", "pockets")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int,
@@ -1193,9 +1196,11 @@ class _Shapes:
         self.cache: dict[tuple, tuple[list[int], list[int], set[int]] | None] = {}
         self.pockets: dict[tuple[int, int, int], bool] = {}  # `_pocket`'s answers
         self.limit, self.leaves, self.maxroom = SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM
-        # (part, reach, its candidate sets) of the last enumeration that finished
-        # (`_candidates`)
-        self.base: tuple[int, int, list[tuple[int, int]]] | None = None
+        # (part, reach, its candidate sets) of the last `_BASES` enumerations that
+        # finished, the latest first (`_candidates`)
+        self.bases: list[tuple[int, int, list[tuple[int, int]]]] = []
+        # (part, reach) of the last `_BASES` enumerations that ran past the limits
+        self.crowded: list[tuple[int, int]] = []
         # Its last run in the current line of the search, noted with the cells it read
         # (`_news`)
         self.since = Since()
@@ -1328,16 +1333,36 @@ class _Shapes:
         finished, filtering its sets gives exactly what growing them again would, at a
         few operations each. Probing's and the lookahead's trials, and a search's
         children, are such states of the fixpoint they start from; a state that is not
-        grows its sets afresh and becomes the base."""
+        grows its sets afresh and becomes a base (the last `_BASES` are kept: the
+        root's, a lookahead trial's, a node's). The same argument the other way round:
+        a state whose part lies in the part, and whose reach holds the reach, of one
+        whose enumeration ran past the limits runs past them too, so it is not grown
+        again (on 756_15x15 of the janko.at corpus, 717 of the 794 enumerations that
+        ran past them)."""
         part, reach = self.parts.mask(), region.reach
-        if self.base is not None:
-            base_part, base_reach, sets = self.base
-            if part & base_part == base_part and not reach & ~base_reach:
-                return [pair for pair in sets
-                        if pair[0] & part == part and not pair[0] & ~reach]
+        # Of the bases that hold this state's sets, the one with the fewest to filter.
+        best = None
+        for base_part, base_reach, sets in self.bases:
+            if (part & base_part == base_part and not reach & ~base_reach
+                    and (best is None or len(sets) < len(best))):
+                best = sets
+        if best is not None:
+            return [pair for pair in best if pair[0] & part == part and not pair[0] & ~reach]
+        # A state no stronger than one whose enumeration ran past the limits runs past
+        # them too: its sets and steps include that one's (the docstring's argument, the
+        # other way round).
+        for crowded_part, crowded_reach in self.crowded:
+            if part & crowded_part == part and reach & crowded_reach == crowded_reach:
+                raise _TooMany
         around = self.board.around
-        sets = [(bits, around(bits)) for bits in self._grow(region, part)]
-        self.base = (part, reach, sets)
+        try:
+            sets = [(bits, around(bits)) for bits in self._grow(region, part)]
+        except _TooMany:
+            self.crowded.insert(0, (part, reach))
+            del self.crowded[_BASES:]
+            raise
+        self.bases.insert(0, (part, reach, sets))
+        del self.bases[_BASES:]
         return sets
 
     def _grow(self, region: _Region, part: int) -> list[int]:

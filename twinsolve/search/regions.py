@@ -44,8 +44,10 @@ O(cells) a run, so a puzzle registers them after its local rules (a higher
 `priority`, `region_rules` does), watching every cell. `RegionConnected`
 keeps the cells its last run in the current line of the search left
 (`propagate.Since`) and skips a run whose only news is members beside members
-of then (`RegionConnected._same`): a probe that shades a cell beside the sea,
-the commonest event, costs it no search, whatever the probes before it did.
+of then, and blocked cells that a path may walk round through the eight cells
+round each (`RegionConnected._same`): a probe that shades a cell beside the
+sea, the commonest event, or blocks one in the open costs it no search,
+whatever the probes before it did.
 
 `hole_free_region(grid)` gives all of them for one region and its
 complement: the region connected, its complement reaching the border, no
@@ -106,7 +108,8 @@ class RegionConnected:
     puzzle's easier levels); `nonempty=False` allows a region of no cells.
     """
 
-    __slots__ = ("lowlink", "size", "member", "blocked", "cuts", "nonempty", "since")
+    __slots__ = ("lowlink", "size", "member", "blocked", "cuts", "nonempty", "since",
+                 "rings")
 
     def __init__(self, grid: Grid, member: int = IS_TRUE, *, cuts: bool = True,
                  nonempty: bool = True) -> None:
@@ -115,6 +118,7 @@ class RegionConnected:
         self.member, self.blocked = member, _other(member)
         self.cuts = cuts
         self.nonempty = nonempty
+        self.rings = _rings(grid)  # the eight cells round each (`_round`)
         # Its last run in the current line of the search, noted with the cells it left
         # (`_same`)
         self.since = Since()
@@ -148,24 +152,87 @@ class RegionConnected:
     def _same(self, cells: bytes, seen: tuple[bytes, int]) -> bool:
         """Whether a run would find nothing: the cells are those its last run in this
         line of the search left (`seen`, a fixpoint of this rule) but for new members
-        each beside a member of then.
+        each beside a member of then, and new blocked cells each walked round
+        (`_round`).
 
-        Why that suffices: the graph of unblocked cells is the same, so is what the
-        root reaches; and a cell whose loss cut a new member x off from the root would
-        cut off its old member neighbour too, so the last run forced it already. The
-        changed cells come from `changed_cells`, the cells themselves compared (not the
-        trail: a caller may set a store's cells to a position it takes as a fixpoint).
-        Why the last run in this line: a probing trial's runs are undone with it, and
-        the next trial's changes are counted from the fixpoint both started from."""
+        Why that suffices. A cell whose loss cut a new member x off from the root
+        would cut off its old member neighbour too, so the last run forced it
+        already. A blocked cell walked round: a path through it goes round it
+        instead, through open cells beside it, so what is connected stays connected
+        (nothing to block, no member cut off); and a cell whose loss now separates two
+        members, where it did not before, lies on such a detour, so among the eight
+        round a blocked cell: those undecided are walked round too. Two blocked cells
+        within each other's eight are not: each detour may need the other's cell (a
+        corridor of two cells blocked at once, each with one open side left). The changed cells
+        come from `changed_cells`, the cells themselves compared (not the trail: a
+        caller may set a store's cells to a position it takes as a fixpoint). Why the
+        last run in this line: a probing trial's runs are undone with it, and the next
+        trial's changes are counted from the fixpoint both started from."""
         before, packed = seen
         member = self.member
         nbrs = self.lowlink.neighbours
+        blocked = []
         for i in changed_cells(packed, int.from_bytes(cells, "little")):
-            if cells[i] != member or before[i] != UNDECIDED:
+            if before[i] != UNDECIDED:
                 return False
-            if not any(before[w] == member for w in nbrs[i]):
+            if cells[i] != member:
+                blocked.append(i)
+            elif not any(before[w] == member for w in nbrs[i]):
                 return False
+        if blocked and member not in before:
+            return False  # no region yet: a run costs little (and may find it cannot be)
+        rings = self.rings
+        news = set(blocked)
+        for i in blocked:
+            if not news.isdisjoint(rings[i]) or not self._round(i, cells):
+                return False
+            for w in rings[i]:
+                if w >= 0 and cells[w] == UNDECIDED and not self._round(w, cells):
+                    return False
         return True
+
+    def _round(self, i: int, cells: bytes) -> bool:
+        """Whether the open cells beside cell `i` are joined through the open cells of
+        the eight round it (so `i` is no cut vertex: a path through it may go round)."""
+        blocked = self.blocked
+        pattern = 0
+        for k, w in enumerate(self.rings[i]):
+            if w >= 0 and cells[w] != blocked:
+                pattern |= 1 << k
+        return _ROUND[pattern]
+
+
+def _rings(grid: Grid) -> list[tuple[int, ...]]:
+    """The eight cells round each cell of `grid`, each beside the next and the last
+    beside the first: above, above right, right, below right, below, below left, left,
+    above left (the sides at even positions); -1 past the edge."""
+    rows, cols = grid.rows, grid.cols
+    steps = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+    return [tuple((r + dr) * cols + c + dc if 0 <= r + dr < rows and 0 <= c + dc < cols
+                  else -1 for dr, dc in steps)
+            for r in range(rows) for c in range(cols)]
+
+
+def _joined_round(pattern: int) -> bool:
+    """Whether the open sides of a ring (`pattern`: bit k set when the ring's cell k is
+    open, the sides at even k) lie in one run of open ring cells, cyclically."""
+    sides = [k for k in (0, 2, 4, 6) if pattern >> k & 1]
+    if len(sides) < 2 or pattern == 0xFF:
+        return True
+    # The runs of open cells, cut where the ring is closed; a side's run is the cells
+    # reached from it going round one way up to the first closed cell.
+    start = next(k for k in range(8) if not pattern >> k & 1)
+    run, runs = 0, {}
+    for step in range(1, 9):
+        k = (start + step) % 8
+        if pattern >> k & 1:
+            runs[k] = run
+        else:
+            run += 1
+    return len({runs[k] for k in sides}) == 1
+
+
+_ROUND = tuple(_joined_round(pattern) for pattern in range(256))
 
 
 def _packed(cells: bytes) -> tuple[bytes, int]:
