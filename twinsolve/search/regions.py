@@ -69,7 +69,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from .grid import Grid, LowLink
 from .propagate import IS_FALSE, IS_TRUE, UNDECIDED, Contradiction, Rule, Since, Store
@@ -118,7 +118,7 @@ class RegionConnected:
         self.member, self.blocked = member, _other(member)
         self.cuts = cuts
         self.nonempty = nonempty
-        self.rings = _rings(grid)  # the eight cells round each (`_round`)
+        self.rings = _rings(grid)  # the eight cells round each (`_detour`)
         # Its last run in the current line of the search, noted with the cells it left
         # (`_same`)
         self.since = Since()
@@ -152,18 +152,19 @@ class RegionConnected:
     def _same(self, cells: bytes, seen: tuple[bytes, int]) -> bool:
         """Whether a run would find nothing: the cells are those its last run in this
         line of the search left (`seen`, a fixpoint of this rule) but for new members
-        each beside a member of then, and new blocked cells each walked round
-        (`_round`).
+        joined to a member of then through new members, and new blocked cells each
+        walked round (`_detour`).
 
         Why that suffices. A cell whose loss cut a new member x off from the root
-        would cut off its old member neighbour too, so the last run forced it
-        already. A blocked cell walked round: a path through it goes round it
-        instead, through open cells beside it, so what is connected stays connected
-        (nothing to block, no member cut off); and a cell whose loss now separates two
-        members, where it did not before, lies on such a detour, so among the eight
-        round a blocked cell: those undecided are walked round too. Two blocked cells
-        within each other's eight are not: each detour may need the other's cell (a
-        corridor of two cells blocked at once, each with one open side left). The changed cells
+        would cut off the old member x is joined to too (through members, which no
+        loss cuts), so the last run forced it already. A blocked cell walked round: a
+        path through it, between two of its open sides, goes round it instead, along
+        the open cells of the eight round it, so what is connected stays connected
+        (nothing to block, no member cut off); and a cell whose loss now separates
+        two members, where it did not before, lies on such a detour between two open
+        sides, so those undecided are walked round too. Two blocked cells within each
+        other's eight are not: each detour may need the other's cell (a corridor of
+        two cells blocked at once, each with one open side left). The changed cells
         come from `changed_cells`, the cells themselves compared (not the trail: a
         caller may set a store's cells to a position it takes as a fixpoint). Why the
         last run in this line: a probing trial's runs are undone with it, and the next
@@ -171,35 +172,40 @@ class RegionConnected:
         before, packed = seen
         member = self.member
         nbrs = self.lowlink.neighbours
-        blocked = []
+        blocked, members = [], []
         for i in changed_cells(packed, int.from_bytes(cells, "little")):
             if before[i] != UNDECIDED:
                 return False
-            if cells[i] != member:
-                blocked.append(i)
-            elif not any(before[w] == member for w in nbrs[i]):
-                return False
+            (members if cells[i] == member else blocked).append(i)
+        if members and not _joined(members, before, member, nbrs):
+            return False
         if blocked and member not in before:
             return False  # no region yet: a run costs little (and may find it cannot be)
         rings = self.rings
         news = set(blocked)
         for i in blocked:
-            if not news.isdisjoint(rings[i]) or not self._round(i, cells):
+            if not news.isdisjoint(rings[i]):
                 return False
-            for w in rings[i]:
-                if w >= 0 and cells[w] == UNDECIDED and not self._round(w, cells):
+            detour = self._detour(i, cells)
+            if detour is None:
+                return False
+            for w in detour:
+                if cells[w] == UNDECIDED and self._detour(w, cells) is None:
                     return False
         return True
 
-    def _round(self, i: int, cells: bytes) -> bool:
-        """Whether the open cells beside cell `i` are joined through the open cells of
-        the eight round it (so `i` is no cut vertex: a path through it may go round)."""
-        blocked = self.blocked
+    def _detour(self, i: int, cells: bytes) -> list[int] | None:
+        """The cells a path through cell `i` may go round it by, along the eight round
+        it (those between its open sides, none when it has fewer than two or all eight
+        are open: a path may go either way); None when its open sides are not joined
+        so (`i` may be a cut vertex)."""
+        blocked, ring = self.blocked, self.rings[i]
         pattern = 0
-        for k, w in enumerate(self.rings[i]):
+        for k, w in enumerate(ring):
             if w >= 0 and cells[w] != blocked:
                 pattern |= 1 << k
-        return _ROUND[pattern]
+        between = _DETOURS[pattern]
+        return None if between is None else [ring[k] for k in between]
 
 
 def _rings(grid: Grid) -> list[tuple[int, ...]]:
@@ -213,26 +219,48 @@ def _rings(grid: Grid) -> list[tuple[int, ...]]:
             for r in range(rows) for c in range(cols)]
 
 
-def _joined_round(pattern: int) -> bool:
-    """Whether the open sides of a ring (`pattern`: bit k set when the ring's cell k is
-    open, the sides at even k) lie in one run of open ring cells, cyclically."""
+def _between_sides(pattern: int) -> tuple[int, ...] | None:
+    """The ring positions between the open sides of a ring (`pattern`: bit k set when
+    the ring's cell k is open, the sides at even k), along the run of open ring cells
+    that holds them all, the sides at its ends left out; () when fewer than two sides
+    are open, or all eight cells (a detour may go either way); None when the open sides
+    are not in one run, cyclically."""
     sides = [k for k in (0, 2, 4, 6) if pattern >> k & 1]
     if len(sides) < 2 or pattern == 0xFF:
-        return True
-    # The runs of open cells, cut where the ring is closed; a side's run is the cells
-    # reached from it going round one way up to the first closed cell.
+        return ()
+    # Walked round from a closed cell, the open cells come in runs; the open sides must
+    # all be in one, and the detour is that run's stretch from its first side to its
+    # last.
     start = next(k for k in range(8) if not pattern >> k & 1)
+    walk = [(start + step) % 8 for step in range(1, 9)]
     run, runs = 0, {}
-    for step in range(1, 9):
-        k = (start + step) % 8
+    for k in walk:
         if pattern >> k & 1:
             runs[k] = run
         else:
             run += 1
-    return len({runs[k] for k in sides}) == 1
+    if len({runs[k] for k in sides}) > 1:
+        return None
+    places = [walk.index(k) for k in sides]
+    return tuple(walk[place] for place in range(min(places) + 1, max(places)))
 
 
-_ROUND = tuple(_joined_round(pattern) for pattern in range(256))
+_DETOURS = tuple(_between_sides(pattern) for pattern in range(256))
+
+
+def _joined(members: list[int], before: bytes, member: int,
+            nbrs: Sequence[Sequence[int]]) -> bool:
+    """Whether each of the new `members` is joined to a member of `before` through new
+    members."""
+    news = set(members)
+    reached = [i for i in members if any(before[w] == member for w in nbrs[i])]
+    seen = set(reached)
+    for i in reached:
+        for w in nbrs[i]:
+            if w in news and w not in seen:
+                seen.add(w)
+                reached.append(w)
+    return len(seen) == len(news)
 
 
 def _packed(cells: bytes) -> tuple[bytes, int]:
