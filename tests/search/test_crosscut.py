@@ -11,7 +11,8 @@ open region across with known sea on both sides.
   may own, not yet joined to its clue, is part of the region, so a stronger state
   keeps the cut a weaker one found.
 - `Propagator.add_rule(trials=False)`: such a rule sits out probing's trials and
-  runs at the fixpoints probing starts from.
+  runs at the fixpoints probing starts from; while the passes go on to a fixpoint
+  it waits for the end of a pass instead of running after each removal.
 """
 
 from __future__ import annotations
@@ -25,7 +26,14 @@ from test_islands import alone_with, settled
 from twinsolve.search.crosscut import CrossCut
 from twinsolve.search.grid import Grid
 from twinsolve.search.islands import TECHNIQUES
-from twinsolve.search.propagate import IS_FALSE, IS_TRUE, UNDECIDED, Propagator, Store
+from twinsolve.search.propagate import (
+    IS_FALSE,
+    IS_TRUE,
+    UNDECIDED,
+    Contradiction,
+    Propagator,
+    Store,
+)
 
 LAND, SEA = IS_FALSE, IS_TRUE
 
@@ -142,3 +150,40 @@ def test_a_rule_kept_out_of_the_trials_runs_at_the_fixpoints_probing_starts_from
         assert store.values(0) == [0, 1] and runs == [[0, 1]]
         store.assign(0, 1)
         assert not prop.propagate() and runs[-1] == [1]
+
+
+@pytest.mark.parametrize("passes", (None, 1))
+def test_a_rule_kept_out_of_the_trials_waits_for_the_end_of_the_pass(passes):
+    """Three values fail their trials in one pass: while the passes go on to a fixpoint,
+    the rule kept out of the trials runs after the passes found nothing more (once, not
+    after each removal), and the passes go on from what it narrows, to a fixpoint of
+    every rule; with one pass (a search's node), it runs after each removal."""
+    store = Store.uniform(4, range(2))
+    prop = Propagator(store)
+    runs = []
+
+    def cheap(s):  # x0 = 1, x1 = 1 and x2 = 1 are each a contradiction
+        if any(s.value(v) == 1 for v in range(3)):
+            raise Contradiction
+
+    def dear(s):  # the first three all 0: x3 is 0
+        runs.append(list(s.dom))
+        if all(s.value(v) == 0 for v in range(3)):
+            s.restrict(3, 1)
+
+    prop.add_rule(cheap)
+    prop.add_rule(dear, trials=False)
+    prop.enable_probing()
+    prop.probe_passes = passes
+    assert prop.propagate()
+    assert [store.value(v) for v in range(3)] == [0, 0, 0]
+    assert store.value(3) == 0
+    # What the rule saw at each run (1: the value 0 only, 3: both): at the start, then
+    # (a) after the passes, or (b) after each removal; last, woken by its own narrowing.
+    if passes is None:
+        assert runs == [[3, 3, 3, 3], [1, 1, 1, 3], [1, 1, 1, 1]]
+        mark = store.mark()
+        prop.schedule_all()
+        assert prop.propagate() and store.mark() == mark  # a fixpoint of every rule
+    else:
+        assert runs == [[3, 3, 3, 3], [1, 3, 3, 3], [1, 1, 3, 3], [1, 1, 1, 3], [1, 1, 1, 1]]
