@@ -154,4 +154,4 @@ def test_since_forgets_its_marks_when_asked_of_another_store():
     lambda size: st.tuples(st.just(size), st.integers(0, (1 << size) - 1))))
 def test_flags_of_reads_a_mask_place_by_place(case):
     size, mask = case
-    assert propagate.flags_of(mask, size) == [mask >> i & 1 for i in range(size)]
+    assert list(propagate.flags_of(mask, size)) == [mask >> i & 1 for i in range(size)]

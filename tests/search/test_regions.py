@@ -212,12 +212,13 @@ def test_region_connected_run_after_run_finds_what_a_fresh_one_finds(examples):
 
 
 def test_region_connected_counts_a_trials_news_from_the_fixpoint_it_started_from():
-    """Two probing-like trials from one fixpoint: the first shades the far corner (a
-    search: a member joined to none of the fixpoint's), and once it is undone, the
-    second's only news is a member beside a member of the fixpoint, so it skips the
-    search, though its cells differ from the first trial's (`propagate.Since`: the last
-    run in the current line, not the last run)."""
-    grid = Grid(3, 3)
+    """Two probing-like trials from one fixpoint: the first shades the far end of a
+    corridor (a search: a member joined to none of the fixpoint's, which the cell
+    between cuts off), and once it is undone, the second's only news is a member beside
+    a member of the fixpoint, so it skips the search, though its cells differ from the
+    first trial's (`propagate.Since`: the last run in the current line, not the last
+    run)."""
+    grid = Grid(1, 3)
     rule = RegionConnected(grid, IS_TRUE)
     store = Store.booleans(grid.size)
     store.restrict(0, IS_TRUE)
@@ -225,9 +226,9 @@ def test_region_connected_counts_a_trials_news_from_the_fixpoint_it_started_from
     rule(store)
     assert counted.searches == 1  # the fixpoint's run
     mark = store.mark()
-    store.restrict(8, IS_TRUE)  # a trial shades the far corner
+    store.restrict(2, IS_TRUE)  # a trial shades the far end
     rule(store)
-    assert counted.searches == 2
+    assert counted.searches == 2 and store.dom[1] == IS_TRUE  # the cut between, forced
     store.undo(mark)
     store.restrict(1, IS_TRUE)  # another trial: a member beside cell 0
     rule(store)
@@ -236,8 +237,9 @@ def test_region_connected_counts_a_trials_news_from_the_fixpoint_it_started_from
 
 def test_region_connected_walks_round_a_blocked_cell_but_not_a_blocked_corridor():
     """Trials that block a corner cell, or the centre, the open cells round each joined
-    without it, or that shade two cells joined to the region through each other, cost
-    no search (`RegionConnected._same`: nothing can be cut off, no new cut vertex); two
+    without it, or that shade two cells joined to the region through each other, or
+    the far corner, which no cell cuts off from the region, cost no search
+    (`RegionConnected._same`: nothing can be cut off, no new cut vertex); two
     cells of a corridor blocked at once, each with one open side left, do: the cell past
     them is cut off from the region, and the run blocks it."""
     grid = Grid(3, 3)
@@ -247,7 +249,7 @@ def test_region_connected_walks_round_a_blocked_cell_but_not_a_blocked_corridor(
     rule.lowlink = counted = _Counted(grid.neighbours)
     rule(store)
     mark = store.mark()
-    for trial in ({8: IS_FALSE}, {4: IS_FALSE}, {1: IS_TRUE, 2: IS_TRUE}):
+    for trial in ({8: IS_FALSE}, {4: IS_FALSE}, {1: IS_TRUE, 2: IS_TRUE}, {8: IS_TRUE}):
         for cell, value in trial.items():
             store.restrict(cell, value)
         rule(store)

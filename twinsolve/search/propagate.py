@@ -386,21 +386,22 @@ def values_of(mask: int) -> list[int]:
     return values
 
 
-# Each byte's eight bits as flags, lowest first (`flags_of`).
-_BYTE_FLAGS = tuple(tuple(byte >> i & 1 for i in range(8)) for byte in range(256))
+# The digits of a number written in base 2 as the flags 0 and 1 (`flags_of`).
+_DIGIT_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
 
 
-def flags_of(mask: int, size: int) -> list[int]:
+def flags_of(mask: int, size: int) -> bytearray:
     """One flag per place 0..size-1: 1 where `mask` has the bit, else 0 (a set of cells
-    as one integer, read as a list for code that indexes it; `mask` < 2 ** size).
-    Why a byte table: a large set of cells costs a lookup per eight places, not a step
-    per member (1024 places, half of them set: about 15 us against 65).
+    as one integer, read as a sequence for code that indexes it, and may write to it;
+    `mask` < 2 ** size). Why through the mask written in base 2: every step is one call
+    in C, so 1395 places cost about 6 us, where a byte table cost 60 and a step per
+    member more as the set grows.
 
-    >>> flags_of(0b1011, 6)
+    >>> list(flags_of(0b1011, 6))
     [1, 1, 0, 1, 0, 0]
     """
-    data = mask.to_bytes((size + 7) // 8, "little")
-    return list(itertools.chain.from_iterable(map(_BYTE_FLAGS.__getitem__, data)))[:size]
+    digits = format(mask, "b").zfill(size)[::-1][:size]  # "0" for 0: sliced to size
+    return bytearray(digits.encode().translate(_DIGIT_FLAGS))
 
 
 def span_of(mask: int) -> int:

@@ -129,14 +129,15 @@ class RegionConnected:
         cells = bytes(dom[:size])
         since = self.since
         if since.stands(store) and self._same(cells, since.note):
-            since.mark(store, _packed(cells))  # a fixpoint of the rule: compare from here
+            # A fixpoint of the rule: compare from here, the last run's tree still true.
+            since.mark(store, (*_packed(cells), since.note[2]))
             return
         try:
             root = dom.index(member, 0, size)
         except ValueError:  # no member yet: only a region that must exist and cannot fails
             if self.nonempty and UNDECIDED not in dom[:size]:
                 raise Contradiction from None
-            since.mark(store, _packed(cells))
+            since.mark(store, (*_packed(cells), None))
             return
         lowlink = self.lowlink
         cuts = lowlink.run(dom, root, blocked, member)
@@ -146,18 +147,21 @@ class RegionConnected:
                 if dom[i] == UNDECIDED:
                     store.restrict(i, member)
         # What the run left, its own narrowings included (the mark found above still
-        # stands: the trail only grew since).
-        since.mark(store, _packed(bytes(dom[:size])))
+        # stands: the trail only grew since), and its search tree (`_safe`).
+        tree = (root, lowlink.parent[:], lowlink.low[:], lowlink.disc[:])
+        since.mark(store, (*_packed(bytes(dom[:size])), tree))
 
-    def _same(self, cells: bytes, seen: tuple[bytes, int]) -> bool:
+    def _same(self, cells: bytes, seen: tuple[bytes, int, _Tree | None]) -> bool:
         """Whether a run would find nothing: the cells are those its last run in this
-        line of the search left (`seen`, a fixpoint of this rule) but for new members
-        joined to a member of then through new members, and new blocked cells each
-        walked round (`_detour`).
+        line of the search left (`seen`, a fixpoint of this rule, with the tree of the
+        last search) but for new members each joined to a member of then, or to one
+        that no undecided cell cuts off (`_safe`), through new members, and new blocked
+        cells each walked round (`_detour`).
 
         Why that suffices. A cell whose loss cut a new member x off from the root
         would cut off the old member x is joined to too (through members, which no
-        loss cuts), so the last run forced it already. A blocked cell walked round: a
+        loss cuts), so the last run forced it already; a new member no undecided cell
+        cut off from the root then is cut off by none now. A blocked cell walked round: a
         path through it, between two of its open sides, goes round it instead, along
         the open cells of the eight round it, so what is connected stays connected
         (nothing to block, no member cut off); and a cell whose loss now separates
@@ -169,7 +173,7 @@ class RegionConnected:
         caller may set a store's cells to a position it takes as a fixpoint). Why the
         last run in this line: a probing trial's runs are undone with it, and the next
         trial's changes are counted from the fixpoint both started from."""
-        before, packed = seen
+        before, packed, tree = seen
         member = self.member
         nbrs = self.lowlink.neighbours
         blocked, members = [], []
@@ -177,8 +181,10 @@ class RegionConnected:
             if before[i] != UNDECIDED:
                 return False
             (members if cells[i] == member else blocked).append(i)
-        if members and not _joined(members, before, member, nbrs):
-            return False
+        if members and self.cuts:
+            loose = _loose(members, before, member, nbrs)
+            if loose and (tree is None or not _safe(loose, cells, tree)):
+                return False
         if blocked and member not in before:
             return False  # no region yet: a run costs little (and may find it cannot be)
         rings = self.rings
@@ -248,10 +254,14 @@ def _between_sides(pattern: int) -> tuple[int, ...] | None:
 _DETOURS = tuple(_between_sides(pattern) for pattern in range(256))
 
 
-def _joined(members: list[int], before: bytes, member: int,
-            nbrs: Sequence[Sequence[int]]) -> bool:
-    """Whether each of the new `members` is joined to a member of `before` through new
-    members."""
+# A `RegionConnected` search's tree, as its last run left it: (the root, each vertex's
+# parent, its low-link, its discovery time), lists indexed by cell.
+_Tree = tuple[int, list[int], list[int], list[int]]
+
+
+def _loose(members: list[int], before: bytes, member: int,
+           nbrs: Sequence[Sequence[int]]) -> list[int]:
+    """The new `members` not joined to a member of `before` through new members."""
     news = set(members)
     reached = [i for i in members if any(before[w] == member for w in nbrs[i])]
     seen = set(reached)
@@ -260,7 +270,30 @@ def _joined(members: list[int], before: bytes, member: int,
             if w in news and w not in seen:
                 seen.add(w)
                 reached.append(w)
-    return len(seen) == len(news)
+    return [i for i in members if i not in seen]
+
+
+def _safe(cells_: list[int], cells: bytes, tree: _Tree) -> bool:
+    """Whether no undecided cell (in `cells`) cuts any of `cells_` off from the root of
+    the search `tree`: on the way up the tree from each, no parent u with a child v
+    whose subtree climbs no higher than u (low[v] >= disc[u]) is undecided.
+
+    Why the last search's tree answers for a later state: that state took the cells
+    the search left and added members, which cut nothing, and blocked cells walked
+    round (`RegionConnected._same`), after which a cell cuts another off from the root
+    only if it did before. Each vertex climbed is climbed once (`cleared`)."""
+    root, parent, low, disc = tree
+    cleared: set[int] = set()
+    for v in cells_:
+        climbed = []
+        while v != root and v not in cleared:
+            u = parent[v]
+            if u != root and low[v] >= disc[u] and cells[u] == UNDECIDED:
+                return False
+            climbed.append(v)
+            v = u
+        cleared.update(climbed)
+    return True
 
 
 def _packed(cells: bytes) -> tuple[bytes, int]:
