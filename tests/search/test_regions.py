@@ -178,17 +178,19 @@ def _outcome(rule, store):
 def test_region_connected_run_after_run_finds_what_a_fresh_one_finds(examples):
     """`RegionConnected` remembers the cells after its last run and skips a run that
     could find nothing; along random assignments (a few cells at once, as a trial's
-    propagation makes them) and undos on one store it must find what a fresh rule finds
-    on the same cells."""
+    propagation makes them) and undos on one store, with articulation forcing or not
+    and an empty region allowed or not, it must find what a fresh rule finds on the
+    same cells."""
     assignment = st.tuples(st.integers(0, 19), st.sampled_from([IS_TRUE, IS_FALSE]))
 
     @settings(max_examples=examples, deadline=None)
     @given(st.lists(st.tuples(st.lists(assignment, min_size=1, max_size=4,
                                        unique_by=lambda pair: pair[0]), st.booleans()),
-                    max_size=25))
-    def check(steps):
+                    max_size=25), st.booleans(), st.booleans())
+    def check(steps, cuts, nonempty):
         grid = Grid(4, 5)
-        kept = RegionConnected(grid, IS_TRUE)
+        options = {"cuts": cuts, "nonempty": nonempty}
+        kept = RegionConnected(grid, IS_TRUE, **options)
         store = Store.booleans(grid.size)
         marks = []
         for assignments, back in steps:
@@ -203,7 +205,7 @@ def test_region_connected_run_after_run_finds_what_a_fresh_one_finds(examples):
                 store.restrict(cell, value)
             fresh = Store.booleans(grid.size)
             fresh.dom[:] = store.dom
-            expected = _outcome(RegionConnected(grid, IS_TRUE), fresh)
+            expected = _outcome(RegionConnected(grid, IS_TRUE, **options), fresh)
             got = _outcome(kept, store)
             assert got == expected
             if got is None:
@@ -265,6 +267,22 @@ def test_region_connected_walks_round_a_blocked_cell_but_not_a_blocked_corridor(
     store.restrict(2, IS_FALSE)
     rule(store)
     assert store.dom[3] == IS_FALSE, "the cell past the corridor is cut off"
+
+
+@pytest.mark.parametrize("cuts", (True, False))
+def test_region_connected_searches_for_the_first_member_whatever_came_before(cuts):
+    """A run with no member yet searches nothing, so nothing says what a first member
+    reaches: the run after it searches, and blocks what the new member cannot reach
+    (here, past a blocked cell of a corridor), with articulation forcing or not."""
+    corridor = Grid(1, 3)
+    rule = RegionConnected(corridor, IS_TRUE, cuts=cuts, nonempty=False)
+    store = Store.booleans(corridor.size)
+    store.restrict(1, IS_FALSE)
+    rule(store)
+    assert store.dom == [UNDECIDED, IS_FALSE, UNDECIDED]
+    store.restrict(2, IS_TRUE)
+    rule(store)
+    assert store.dom[0] == IS_FALSE
 
 
 class _Counted(LowLink):

@@ -181,9 +181,11 @@ class RegionConnected:
             if before[i] != UNDECIDED:
                 return False
             (members if cells[i] == member else blocked).append(i)
-        if members and self.cuts:
+        if members:
+            # No tree: no search since the region had no member, so nothing says the
+            # new members reach each other.
             loose = _loose(members, before, member, nbrs)
-            if loose and (tree is None or not _safe(loose, cells, tree)):
+            if loose and (tree is None or self.cuts and not _safe(loose, cells, tree)):
                 return False
         if blocked and member not in before:
             return False  # no region yet: a run costs little (and may find it cannot be)
