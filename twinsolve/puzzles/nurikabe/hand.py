@@ -53,12 +53,18 @@ its `Propagator`, cheapest first:
   probing on the undecided cells beside a decided one, shaded first: a
   value whose propagation fails is removed. Trials are counted apart, as
   `probes`, not as search nodes; at every node of the search too. After a
-  pass that removed something, the next tries only the cells within `FOCUS`
-  steps of what it changed, and a whole pass closes (`candidates_near`,
-  `_frontier_near`): on the janko.at corpus (`python -m
+  pass that removed something, the next tries only the cells within `NEAR`
+  steps of what it changed (`FOCUS` in a search), and a whole pass closes
+  (`candidates_near`, `_frontier_near`): on the janko.at corpus (`python -m
   benchmarks.nurikabe_perf --backends hand`) 688_20x20's root probing went
   from 925 trials to 776 and the puzzle from 2.9 s to 2.4 s, the corpus from
-  54.2 s to 52.3 s in all, with the same answers and search nodes everywhere.
+  54.2 s to 52.3 s in all, with the same answers and search nodes everywhere
+  (`FOCUS` steps then). `NEAR` 2 rather than 3 before the search (the
+  root's passes and the lookahead's removals, which then propagate with
+  probing near what they changed): the corpus 46.0 s to 44.2 s, 940_15x15
+  1.03 to 0.84 s, 1108_20x15 1.10 to 0.72 s, 688_20x20 2.02 to 1.82 s, but
+  1063_10x10 1.50 to 1.64 s; 2 at the search's nodes too grew its trees
+  (975_10x10 33 nodes to 179, 669_14x24 130 to 368).
 - `forcing` (with probing): when both of a cell's trials hold, what they
   agree on holds (a cell both leave unshaded is unshaded, a label both
   narrow keeps the islands either left it: `Propagator.enable_probing`'s
@@ -193,6 +199,10 @@ LOOKAHEAD_TRIALS = 100  # trials of the lookahead at the root, at most
 # corpus's longest run would decide which puzzles it calls hard.
 LOOKAHEAD_PATIENCE = 50
 FOCUS = 3  # a lookahead trial probes the cells within this many steps of its cell
+# ... and a search's node those within so many of what its decision changed; before the
+# search (the root's probing and the lookahead's removals), what a removal changed is
+# probed around within this many (the module docstring).
+NEAR = 2
 NODE_PROBE_PASSES = 1  # probing passes at a search node (the root: to a fixpoint)
 
 
@@ -234,7 +244,8 @@ class NurikabeModel:
         # Probing keeps near what the propagation under way changed (`_changed`): at a
         # search's nodes (`enter_search`), and while a lookahead's removal propagates.
         self.nearby = False
-        self._around: dict[int, list[int]] = {}
+        self._around: dict[tuple[int, int], list[int]] = {}
+        self.searching = False  # `enter_search` was called
         if self.probe and "lookahead" in self.techniques:
             self.lookahead = Lookahead(self.prop, self._frontier, shaded_first,
                                        LOOKAHEAD_TRIALS, self._focus, LOOKAHEAD_PATIENCE,
@@ -267,30 +278,31 @@ class NurikabeModel:
                 if dom[i] == UNDECIDED and any(dom[w] != UNDECIDED for w in nbrs[i])]
 
     def _changed(self, store: Store, origin: int) -> list[int]:
-        """The cells within `FOCUS` steps of a cell narrowed since trail position
-        `origin` (itself or its label), ascending."""
+        """The cells within `FOCUS` steps (in a search; before it, `NEAR`) of a cell
+        narrowed since trail position `origin` (itself or its label), ascending."""
         size, near = self.grid.size, set()
+        steps = FOCUS if self.searching else NEAR
         for cell in {var % size for var, _ in store.trail[origin:]}:
-            near.update(self._around_cell(cell))
+            near.update(self._around_cell(cell, steps))
         return sorted(near)
 
     def enter_search(self) -> None:
         """From now on the propagations are a search's nodes: one probing pass
         (`NODE_PROBE_PASSES`), near what the node's decision changed."""
         self.prop.probe_passes = NODE_PROBE_PASSES
-        self.nearby = True
+        self.nearby = self.searching = True
 
     def _nearby(self, on: bool) -> None:
         """The lookahead's `near`: its removals propagate probing near what they changed
         (the root is settled before a search, so off again is off)."""
         self.nearby = on
 
-    def _around_cell(self, cell: int) -> list[int]:
-        """The cells within `FOCUS` steps of `cell` (kept: a lookahead meets them again)."""
-        near = self._around.get(cell)
+    def _around_cell(self, cell: int, steps: int = FOCUS) -> list[int]:
+        """The cells within `steps` steps of `cell` (kept: a lookahead meets them again)."""
+        near = self._around.get((cell, steps))
         if near is None:
-            dist = self.grid.distances([cell], max_dist=FOCUS)
-            near = self._around[cell] = [i for i, d in enumerate(dist) if d >= 0]
+            dist = self.grid.distances([cell], max_dist=steps)
+            near = self._around[cell, steps] = [i for i, d in enumerate(dist) if d >= 0]
         return near
 
     def _focus(self, cell: int | None) -> None:
