@@ -507,21 +507,17 @@ class Propagator:
         self._untried.append(0 if trials else 1)
         self._queues[priority].append(r)
 
-    def schedule_untried(self) -> None:
-        """Queue every rule that sits out probing's trials."""
-        queued = self._queued
-        for r, p in enumerate(self._priority):
-            if self._untried[r] and not queued[r]:
-                queued[r] = 1
-                self._queues[p].append(r)
-
     def schedule_all(self) -> None:
         """Queue every rule (search does this first, so the root is a true fixpoint)."""
-        queued = self._queued
-        for r, p in enumerate(self._priority):
+        self._schedule(range(len(self._rules)))
+
+    def _schedule(self, rules: Iterable[int]) -> None:
+        """Queue the rules `rules` (their numbers) that are not queued yet."""
+        queued, priority, queues = self._queued, self._priority, self._queues
+        for r in rules:
             if not queued[r]:
                 queued[r] = 1
-                self._queues[p].append(r)
+                queues[priority[r]].append(r)
 
     def enable_probing(
         self,
@@ -621,10 +617,21 @@ class Propagator:
 
     def _probe(self) -> None:
         """Probing passes from a fixpoint until none removes a value, or `probe_passes`
-        of them; see `enable_probing`."""
+        of them; see `enable_probing`. While they go on to a fixpoint, the rules that
+        sit out trials wait for a pass's end (`_passes`)."""
         assert self._probing is not None
-        candidates, order = self._probing
         left = self.probe_passes
+        self._removing, self._waiting = left is None, False
+        try:
+            self._passes(left)
+        finally:
+            self._removing = False
+
+    def _passes(self, left: int | None) -> None:
+        """`_probe`'s passes, at most `left` of them (None: to a fixpoint)."""
+        assert self._probing is not None
+        store = self.store
+        candidates, order = self._probing
         # The trials made since the last change, each with what it narrowed and how far
         # it reached. Why: the trials after a pass's last removal were made in the very
         # store the next pass starts from, so that pass takes their outcomes instead of
@@ -634,21 +641,6 @@ class Propagator:
         held: dict[tuple[int, int], tuple[dict[int, int], int]] = {}
         # A pass tries the candidates near the changes from `since` on (None: all of them).
         near, since = self._candidates_near, None
-        self._removing, self._waiting = left is None, False
-        try:
-            self._passes(candidates, order, held, near, since, left)
-        finally:
-            self._removing = False
-
-    def _passes(self, candidates: Callable[[Store], Iterable[int]],
-                order: Callable[[Store, int], Iterable[int]] | None,
-                held: dict[tuple[int, int], tuple[dict[int, int], int]],
-                near: Callable[[Store, int], Iterable[int]] | None, since: int | None,
-                left: int | None) -> None:
-        """`_probe`'s passes, at most `left` of them (None: to a fixpoint), the first
-        over `candidates` (or, `since` given, those `near` the changes since it);
-        `held`: the outcomes of the trials made since the last change."""
-        store = self.store
         failed = True
         while failed and left != 0:
             if left is not None:
@@ -710,7 +702,7 @@ class Propagator:
                 # go on from.
                 self._waiting = False
                 mark = len(store.trail)
-                self.schedule_untried()
+                self._schedule(r for r, untried in enumerate(self._untried) if untried)
                 self._removing = False
                 try:
                     self._fixpoint()
