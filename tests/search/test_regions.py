@@ -220,12 +220,7 @@ def test_region_connected_counts_a_trials_news_from_the_fixpoint_it_started_from
     a member of the fixpoint, so it skips the search, though its cells differ from the
     first trial's (`propagate.Since`: the last run in the current line, not the last
     run)."""
-    grid = Grid(1, 3)
-    rule = RegionConnected(grid, IS_TRUE)
-    store = Store.booleans(grid.size)
-    store.restrict(0, IS_TRUE)
-    rule.lowlink = counted = _Counted(grid.neighbours)
-    rule(store)
+    rule, store, counted = _settled_from_cell_0(Grid(1, 3))
     assert counted.searches == 1  # the fixpoint's run
     mark = store.mark()
     store.restrict(2, IS_TRUE)  # a trial shades the far end
@@ -244,12 +239,7 @@ def test_region_connected_walks_round_a_blocked_cell_but_not_a_blocked_corridor(
     (`RegionConnected._same`: nothing can be cut off, no new cut vertex); two
     cells of a corridor blocked at once, each with one open side left, do: the cell past
     them is cut off from the region, and the run blocks it."""
-    grid = Grid(3, 3)
-    rule = RegionConnected(grid, IS_TRUE)
-    store = Store.booleans(grid.size)
-    store.restrict(0, IS_TRUE)
-    rule.lowlink = counted = _Counted(grid.neighbours)
-    rule(store)
+    rule, store, counted = _settled_from_cell_0(Grid(3, 3))
     mark = store.mark()
     for trial in ({8: IS_FALSE}, {4: IS_FALSE}, {1: IS_TRUE, 2: IS_TRUE}, {8: IS_TRUE}):
         for cell, value in trial.items():
@@ -283,6 +273,17 @@ def test_region_connected_searches_for_the_first_member_whatever_came_before(cut
     store.restrict(2, IS_TRUE)
     rule(store)
     assert store.dom[0] == IS_FALSE
+
+
+def _settled_from_cell_0(grid: Grid) -> tuple[RegionConnected, Store, _Counted]:
+    """A `RegionConnected` of shaded cells run once on `grid` with cell 0 shaded, its
+    searches counted: (the rule, the store, the counting `LowLink`)."""
+    rule = RegionConnected(grid, IS_TRUE)
+    store = Store.booleans(grid.size)
+    store.restrict(0, IS_TRUE)
+    rule.lowlink = counted = _Counted(grid.neighbours)
+    rule(store)
+    return rule, store, counted
 
 
 class _Counted(LowLink):

@@ -275,8 +275,8 @@ def _loose(members: list[int], before: bytes, member: int,
     return [i for i in members if i not in seen]
 
 
-def _safe(cells_: list[int], cells: bytes, tree: _Tree) -> bool:
-    """Whether no undecided cell (in `cells`) cuts any of `cells_` off from the root of
+def _safe(loose: list[int], cells: bytes, tree: _Tree) -> bool:
+    """Whether no undecided cell (in `cells`) cuts any of `loose` off from the root of
     the search `tree`: on the way up the tree from each, no parent u with a child v
     whose subtree climbs no higher than u (low[v] >= disc[u]) is undecided.
 
@@ -286,7 +286,7 @@ def _safe(cells_: list[int], cells: bytes, tree: _Tree) -> bool:
     only if it did before. Each vertex climbed is climbed once (`cleared`)."""
     root, parent, low, disc = tree
     cleared: set[int] = set()
-    for v in cells_:
+    for v in loose:
         climbed = []
         while v != root and v not in cleared:
             u = parent[v]
