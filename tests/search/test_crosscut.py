@@ -187,3 +187,38 @@ def test_a_rule_kept_out_of_the_trials_waits_for_the_end_of_the_pass(passes):
         assert prop.propagate() and store.mark() == mark  # a fixpoint of every rule
     else:
         assert runs == [[3, 3, 3, 3], [1, 3, 3, 3], [1, 1, 3, 3], [1, 1, 1, 3], [1, 1, 1, 1]]
+
+
+def test_a_waiting_rule_runs_before_the_closing_pass_over_every_candidate():
+    """With `candidates_near`: a pass removes x0 = 1, the near pass after it finds
+    nothing; the rule kept out of the trials runs then, before the pass over every
+    candidate that closes the probing (what it narrows would make that pass's trials
+    stale); a near pass from what it narrowed, then that closing pass, end it."""
+    store = Store.uniform(4, range(2))
+    prop = Propagator(store)
+    events = []
+
+    def cheap(s):  # x0 = 1 is a contradiction
+        if s.value(0) == 1:
+            raise Contradiction
+
+    def dear(s):  # x0 = 0: x3 is 0
+        events.append("dear")
+        if s.value(0) == 0:
+            s.restrict(3, 1)
+
+    def every(s):
+        events.append("every")
+        return range(4)
+
+    def near(s, origin):
+        events.append("near")
+        return sorted({v for v, _ in s.trail[origin:]})
+
+    prop.add_rule(cheap)
+    prop.add_rule(dear, trials=False)
+    prop.enable_probing(every, candidates_near=near)
+    assert prop.propagate()
+    assert store.values(0) == [0] and store.values(3) == [0]
+    # (the rule runs twice in a row: its own narrowing of x3 wakes it)
+    assert events == ["dear", "every", "near", "dear", "dear", "near", "every"]

@@ -728,3 +728,34 @@ def test_the_edge_budget_alone_keeps_exactly_the_solutions_brute_force_finds(par
         assert got == expected, (grid.cols, clues)
         fired += bool(acted)
     assert fired >= 8
+
+
+@pytest.mark.parametrize("trial_room", (None, 1))
+def test_the_shapes_of_larger_islands_sit_out_probings_trials(monkeypatch, trial_room):
+    """`Islands(trial_room=1)`: in probing's trials (`Propagator.trial`) the shapes of an
+    island run only while it needs one cell at most; outside them, up to `SHAPE_ROOM`.
+    Without it, in the trials too."""
+    from twinsolve.search import islands as module
+
+    grid = Grid(5, 5)
+    clues = [(1, 3), (9, 2), (17, 4), (19, 1)]  # a 3, a 2, a 4 and a 1
+    islands = Islands(grid, clues, LAND, TECHNIQUES, trial_room)
+    store = islands.store()
+    prop = Propagator(store)
+    islands.install(prop)
+    prop.enable_probing(lambda s: range(grid.size))
+    seen = set()  # (whether a trial ran, the cells the island needed) of each listing
+    listed = module._Shapes._completions
+
+    def spied(self, store, region, near):
+        seen.add((prop.trial, self.number - len(region.part)))
+        return listed(self, store, region, near)
+
+    monkeypatch.setattr(module._Shapes, "_completions", spied)
+    assert prop.propagate()
+    assert {room for trial, room in seen if not trial} & {2, 3}  # larger islands listed
+    larger_in_trials = {room for trial, room in seen if trial and room > 1}
+    assert bool(larger_in_trials) == (trial_room is None)
+    assert any(trial for trial, _ in seen)  # the small ones still in the trials
+    with pytest.raises(ValueError, match="trial_room"):
+        Islands(grid, clues, LAND, TECHNIQUES, -1)

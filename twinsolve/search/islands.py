@@ -58,6 +58,10 @@ The rules, by technique (the first two are always on):
   wall off no small pocket of sea (Redelmeier's enumeration, each set met
   once). A cell in every completion is its own, a cell beside every one is
   sea, a cell in none is not its own; no completion is a contradiction.
+  With `trial_room` (`Islands`; None: `SHAPE_ROOM`), the shapes of an island
+  needing more cells sit out probing's trials (`Propagator.trial`), run at the
+  fixpoints the trials start from: the few ways to add a cell or two are what
+  fails trials most, the many ways to add more are a trial's dearest work.
   And the sea's edge budget (every clue numbered, the islands few and compact:
   `_EdgeBudget`): an island of n cells holds at most 2n - (c + r) pairs of
   side-by-side cells when it spans c columns and r rows (`most_edges`), so
@@ -196,17 +200,23 @@ def _remember(cache: dict, key: object, value: object, limit: int) -> None:
 class Islands:
     """Numbered islands in a connected sea on `grid`: the store's layout and the rules.
 
-    `clues` are (cell, number or None); `techniques` a subset of `TECHNIQUES`.
+    `clues` are (cell, number or None); `techniques` a subset of `TECHNIQUES`;
+    `trial_room` (None: no bound) the most cells an island may need for its shapes
+    to run in probing's trials (the module docstring).
     """
 
     def __init__(self, grid: Grid, clues: Sequence[tuple[int, int | None]],
-                 land: int = IS_FALSE, techniques: Sequence[str] = TECHNIQUES) -> None:
+                 land: int = IS_FALSE, techniques: Sequence[str] = TECHNIQUES,
+                 trial_room: int | None = None) -> None:
         if land not in (IS_TRUE, IS_FALSE):
             raise ValueError(f"land is IS_TRUE or IS_FALSE, got {land}")
         unknown = set(techniques) - set(TECHNIQUES)
         if unknown:
             raise ValueError(f"unknown techniques {sorted(unknown)} (known: {TECHNIQUES})")
+        if trial_room is not None and trial_room < 0:
+            raise ValueError(f"trial_room is a number of cells, 0 or more, got {trial_room}")
         self.grid = grid
+        self.trial_room = SHAPE_ROOM if trial_room is None else trial_room
         self.board = Bitboard(grid.rows, grid.cols)  # the rules' sets of cells as integers
         # Each cell's neighbours as such a set (the island shapes' enumeration)
         self.neighbour_bits = [self.board.around(1 << i) for i in range(grid.size)]
@@ -253,14 +263,16 @@ class Islands:
     def install(self, prop: Propagator, wrap: Callable[[Rule], Rule] | None = None) -> None:
         """Register every rule (`rules`) on `prop`, each wrapped by `wrap` if given (the
         explainer's)."""
-        for rule, watches, priority, trials in self.rules():
+        for rule, watches, priority, trials in self.rules(lambda: prop.trial):
             prop.add_rule(rule if wrap is None else wrap(rule), watches, priority=priority,
                           trials=trials)
 
-    def rules(self) -> Rules:
+    def rules(self, trial: Callable[[], bool] = lambda: False) -> Rules:
         """(rule, watched variables or None for all, priority, whether it runs in
         probing's trials) of every rule, as `Propagator.add_rule` takes them: local ones
-        first, then the islands and the sea, the island shapes last."""
+        first, then the islands and the sea, the island shapes last. `trial()`: whether
+        one of probing's trials runs now (`Propagator.trial`: the shapes of an island
+        needing more than `trial_room` cells sit it out)."""
         grid, n, techniques = self.grid, self.grid.size, self.techniques
         rules: Rules = [(NoUniformBlock(*block, self.sea), list(block), 0, True)
                         for block in blocks(grid)]
@@ -274,7 +286,7 @@ class Islands:
             rules.append((_Island(self, k, cell, number, survey, parts), watches, _GLOBAL,
                           True))
             if "shapes" in techniques and number is not None:
-                rules.append((_Shapes(self, k, cell, number, survey, parts, cells),
+                rules.append((_Shapes(self, k, cell, number, survey, parts, cells, trial),
                               self._shapes_watch(k), _SHAPES, True))
         sea_rule = RegionConnected(grid, self.sea, cuts="cuts" in techniques, nonempty=False)
         rules.append((sea_rule, list(range(n)), _GLOBAL, True))
@@ -1181,12 +1193,14 @@ class _Shapes:
     """Every completion of the island of clue `k`, while there are few; module docstring."""
 
     __slots__ = ("n", "k", "bit", "cell", "number", "neighbour_bits", "board", "cells",
-                 "cache", "limit", "leaves", "maxroom", "survey", "parts", "bases", "crowded",
-                 "least_sea", "since", "pockets")
+                 "cache", "limit", "leaves", "maxroom", "trial", "trial_room", "survey",
+                 "parts", "bases", "crowded", "least_sea", "since", "pockets")
 
     def __init__(self, islands: Islands, k: int, cell: int, number: int,
-                 survey: _Survey, parts: _Part, cells: _Cells) -> None:
+                 survey: _Survey, parts: _Part, cells: _Cells,
+                 trial: Callable[[], bool]) -> None:
         self.survey, self.parts, self.cells = survey, parts, cells
+        self.trial, self.trial_room = trial, islands.trial_room
         grid = islands.grid
         self.n, self.k, self.bit, self.cell, self.number = grid.size, k, 2 << k, cell, number
         self.neighbour_bits = islands.neighbour_bits  # each cell's neighbours, one integer
@@ -1213,6 +1227,8 @@ class _Shapes:
         room = self.number - len(part)
         if room <= 0 or room > self.maxroom:
             return  # complete (or too large): the island's bounds say what follows
+        if room > self.trial_room and self.trial():
+            return  # it sits probing's trials out (`Islands`' `trial_room`)
         region = self.survey(store, part, self.parts.mask(), room)
         near = _near(self.board, region.reach)
         self.since.mark(store, near)  # what this run reads: before its own narrowings

@@ -36,7 +36,10 @@ cross-cut rule ran 106 times in 124 after a removal on 688_20x20, and
 1046_23x33 went from 1.35 s to 1.07 s, 680_31x45 from 1.32 to 1.09 s, the
 corpus from 49.9 s to 47.0 s, with the same search nodes everywhere; a search's
 nodes, which probe one pass, keep running them after each removal: 669_14x24
-took 202 nodes instead of 130 without). Passes repeat until none
+took 202 nodes instead of 130 without). They run before the pass over every
+candidate that closes the probing (`candidates_near`, below), not after it:
+what they narrow would make its trials stale (688_20x20's root took 682 trials
+instead of 861). Passes repeat until none
 fails, so `propagate()` leaves a fixpoint of the rules and the probing;
 `probe_passes` may bound them instead (a search's nodes: the pass that would
 confirm the fixpoint mostly finds nothing, and the children's first passes
@@ -475,6 +478,12 @@ class Propagator:
         self._clock = _RunClock(deadline)
         self._poller = self.poller()
 
+    @property
+    def trial(self) -> bool:
+        """Whether one of probing's trials runs now: a rule may do less there (an
+        island's shapes, `search.islands.Islands`' `trial_room`)."""
+        return self._trial
+
     def poller(self, node_limit: int | None = None) -> Poller:
         """A fresh `Poller` of `node_limit` and this propagator's clock (its deadline and
         the run's own hard stop), read every 16 counts: what a search driving this
@@ -688,6 +697,18 @@ class Propagator:
                     consistent.clear()
                     held.clear()
                     self._fixpoint()
+            if not failed and self._waiting:
+                # The pass found nothing more: the rules that sit out trials, which waited
+                # while its removals propagated, run now; what they narrow, the passes
+                # go on from. Before a closing pass over every candidate, not after it:
+                # what they narrow would make that pass's trials stale (688_20x20 of the
+                # janko.at Nurikabe corpus: two passes of 150 trials each that found
+                # nothing, at the root alone).
+                mark = self._run_waiting()
+                if mark is not None:
+                    held.clear()  # made in a weaker store
+                    failed, since = True, mark if near is not None else None
+                    continue
             if near is not None:
                 # After a removal, what it changed is where the next ones mostly are;
                 # a near pass that finds nothing is closed by a pass over every
@@ -696,21 +717,20 @@ class Propagator:
                     since = start
                 elif since is not None:
                     since, failed = None, True
-            if not failed and self._waiting:
-                # The pass found nothing more: the rules that sit out trials, which waited
-                # while its removals propagated, run now; what they narrow, the passes
-                # go on from.
-                self._waiting = False
-                mark = len(store.trail)
-                self._schedule(r for r, untried in enumerate(self._untried) if untried)
-                self._removing = False
-                try:
-                    self._fixpoint()
-                finally:
-                    self._removing = True
-                if len(store.trail) > mark:
-                    held.clear()  # made in a weaker store
-                    failed, since = True, mark if near is not None else None
+
+    def _run_waiting(self) -> int | None:
+        """Run the rules that sit out trials and waited for a pass's end; the trail
+        position their narrowings start from, None when they narrowed nothing."""
+        store = self.store
+        self._waiting = False
+        mark = len(store.trail)
+        self._schedule(r for r, untried in enumerate(self._untried) if untried)
+        self._removing = False
+        try:
+            self._fixpoint()
+        finally:
+            self._removing = True
+        return mark if len(store.trail) > mark else None
 
     def most_impact(self, among: Callable[[int], bool] | None = None) -> int | None:
         """The unfixed variable whose trials in the last probing pass narrowed the most

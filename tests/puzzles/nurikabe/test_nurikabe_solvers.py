@@ -222,9 +222,9 @@ def test_the_rules_fixpoint_is_one_whatever_order_they_run_in(corpus, key, monke
     top = max(priority for _, _, priority, _ in registered(hand.build(instance).islands))
     fixpoints = []
     for reorder in (lambda p: p, lambda p: 0, lambda p: top - p):
-        monkeypatch.setattr(Islands, "rules", lambda self, reorder=reorder: [
+        monkeypatch.setattr(Islands, "rules", lambda self, *trial, reorder=reorder: [
             (rule, watches, reorder(priority), trials)
-            for rule, watches, priority, trials in registered(self)])
+            for rule, watches, priority, trials in registered(self, *trial)])
         model = hand.build(instance, techniques=rules_only)
         assert model.settle()
         fixpoints.append(list(model.store.dom))

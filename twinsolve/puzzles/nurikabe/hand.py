@@ -65,6 +65,18 @@ its `Propagator`, cheapest first:
   1.03 to 0.84 s, 1108_20x15 1.10 to 0.72 s, 688_20x20 2.02 to 1.82 s, but
   1063_10x10 1.50 to 1.64 s; 2 at the search's nodes too grew its trees
   (975_10x10 33 nodes to 179, 669_14x24 130 to 368).
+- trials without the larger islands' shapes (`TRIAL_ROOM`, `hand` only: the
+  generator's levels, and so the explainer's steps, keep them): in probing's
+  trials an island's shapes run only while it needs one cell at most
+  (`Islands`' `trial_room`). The ways to add one cell are few and what fails
+  trials most; the ways to add more were a trial's dearest work and seldom
+  decided one. On the janko.at corpus (`python -m benchmarks.nurikabe_perf
+  --backends hand`, before and after side by side): 756_15x15 2.89 s to 1.96 s,
+  1046_23x33 0.98 to 0.69 s, 940_15x15 0.87 to 0.64 s, 976_10x10 1.18 to 0.88 s
+  (16 nodes to 41), 975_10x10 1.79 to 1.59 s (38 nodes to 93), the corpus 43.4
+  to 39.9 s; 960_15x15 0.36 to 0.59 s and 480_12x12 0.22 to 0.39 s the most
+  slowed. Two cells: the corpus in 40.8 s, three 41.7 s; none (no shapes in the
+  trials) took 756_15x15 past 30 s.
 - `forcing` (with probing): when both of a cell's trials hold, what they
   agree on holds (a cell both leave unshaded is unshaded, a label both
   narrow keeps the islands either left it: `Propagator.enable_probing`'s
@@ -204,6 +216,9 @@ FOCUS = 3  # a lookahead trial probes the cells within this many steps of its ce
 # probed around within this many (the module docstring).
 NEAR = 2
 NODE_PROBE_PASSES = 1  # probing passes at a search node (the root: to a fixpoint)
+# `hand` only: the shapes of an island needing more than this many cells sit out
+# probing's trials (the module docstring).
+TRIAL_ROOM = 1
 
 
 class NurikabeModel:
@@ -217,7 +232,8 @@ class NurikabeModel:
 
     def __init__(self, instance: Instance, probe: bool = True,
                  techniques: Sequence[str] = TECHNIQUES,
-                 wrap: Callable[[Rule], Rule] | None = None, labels: bool = True) -> None:
+                 wrap: Callable[[Rule], Rule] | None = None, labels: bool = True,
+                 trial_room: int | None = None) -> None:
         unknown = set(techniques) - set(TECHNIQUES)
         if unknown:
             raise ValueError(f"unknown techniques {sorted(unknown)} (known: {TECHNIQUES})")
@@ -227,7 +243,7 @@ class NurikabeModel:
         self.grid = Grid(instance.rows, instance.cols)
         clues = [(self.grid.index(r, c), number) for r, c, number in clue_cells(instance)]
         engine = [name for name in ISLAND_TECHNIQUES if name in self.techniques]
-        self.islands = Islands(self.grid, clues, UNSHADED, engine)
+        self.islands = Islands(self.grid, clues, UNSHADED, engine, trial_room)
         self.thin = self.islands.thin  # the search grows the sea from its edge (`choose`)
         self.store = self.islands.store()
         self.prop = Propagator(self.store)
@@ -390,10 +406,13 @@ class NurikabeModel:
 
 
 def build(instance: Instance, probe: bool = True, techniques: Sequence[str] = TECHNIQUES,
-          wrap: Callable[[Rule], Rule] | None = None, labels: bool = True) -> NurikabeModel:
+          wrap: Callable[[Rule], Rule] | None = None, labels: bool = True,
+          trial_room: int | None = None) -> NurikabeModel:
     """The propagation model of `instance`, ready for `search`; `wrap` (the explainer's)
-    wraps each rule before it is registered; `labels` False branches on cells only."""
-    return NurikabeModel(instance, probe, techniques, wrap, labels)
+    wraps each rule before it is registered; `labels` False branches on cells only;
+    `trial_room` (None: no bound): the shapes of an island needing more cells sit out
+    probing's trials (`TRIAL_ROOM`)."""
+    return NurikabeModel(instance, probe, techniques, wrap, labels, trial_room)
 
 
 def choose_cell(store: Store, nbrs: Sequence[Sequence[int]],
@@ -449,7 +468,7 @@ def solve(instance: Instance, limits: Limits) -> Result:
     techniques = [name for name in TECHNIQUES
                   if name not in HAND_ONLY or limits.flag(name, True)]
     model = build(instance, limits.flag("probe", True), techniques,
-                  labels=limits.flag("labels", True))
+                  labels=limits.flag("labels", True), trial_room=TRIAL_ROOM)
     apart = limits.flag("parts", True)
     watch.built()
 
