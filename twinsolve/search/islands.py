@@ -60,8 +60,8 @@ The rules, by technique (the first two are always on):
   sea, a cell in none is not its own; no completion is a contradiction.
   With `trial_room` (`Islands`; None: `SHAPE_ROOM`), the shapes of an island
   needing more cells sit out probing's trials (`Propagator.trial`), run at the
-  fixpoints the trials start from: the few ways to add a cell or two are what
-  fails trials most, the many ways to add more are a trial's dearest work.
+  fixpoints the trials start from: an island's few ways to add its last cells
+  are what fails trials most, its many ways to add more a trial's dearest work.
   And the sea's edge budget (every clue numbered, the islands few and compact:
   `_EdgeBudget`): an island of n cells holds at most 2n - (c + r) pairs of
   side-by-side cells when it spans c columns and r rows (`most_edges`), so

@@ -702,8 +702,8 @@ class Propagator:
                 # while its removals propagated, run now; what they narrow, the passes
                 # go on from. Before a closing pass over every candidate, not after it:
                 # what they narrow would make that pass's trials stale (688_20x20 of the
-                # janko.at Nurikabe corpus: two passes of 150 trials each that found
-                # nothing, at the root alone).
+                # janko.at Nurikabe corpus: two passes of about 150 trials each that
+                # found nothing, at the root alone).
                 mark = self._run_waiting()
                 if mark is not None:
                     held.clear()  # made in a weaker store
