@@ -68,10 +68,10 @@ def brute(grid, clues):
             for s in itertools.combinations(free, k) if is_solution(grid, clues, set(s))}
 
 
-def propagator(grid, clues, techniques=TECHNIQUES, fixed=()):
-    """The store of `Islands` on `grid`, the cells in `fixed` ((cell, mask) pairs) set,
-    and a propagator holding its rules."""
-    islands = Islands(grid, clues, LAND, techniques)
+def propagator(grid, clues, techniques=TECHNIQUES, fixed=(), trial_room=None):
+    """The store of `Islands` on `grid` (its `trial_room`), the cells in `fixed` ((cell,
+    mask) pairs) set, and a propagator holding its rules."""
+    islands = Islands(grid, clues, LAND, techniques, trial_room)
     store = islands.store()
     for v, value in fixed:
         store.dom[v] = value
@@ -378,8 +378,9 @@ def test_completions_filtered_from_a_base_are_those_grown_afresh(monkeypatch, se
 
     monkeypatch.setattr(module, "SHAPE_NODES", 12)
 
-    def forget(fresh):
-        fresh.bases, fresh.crowded = [], []
+    def forget(fresh):  # its own empty histories (a shallow copy shares the kept ones)
+        fresh.bases = collections.deque(maxlen=fresh.bases.maxlen)
+        fresh.crowded = collections.deque(maxlen=fresh.crowded.maxlen)
 
     def agree(kept, fresh, found, again):
         assert sorted(found) == sorted(again)
@@ -739,10 +740,7 @@ def test_the_shapes_of_larger_islands_sit_out_probings_trials(monkeypatch, trial
 
     grid = Grid(5, 5)
     clues = [(1, 3), (9, 2), (17, 4), (19, 1)]  # a 3, a 2, a 4 and a 1
-    islands = Islands(grid, clues, LAND, TECHNIQUES, trial_room)
-    store = islands.store()
-    prop = Propagator(store)
-    islands.install(prop)
+    _, prop = propagator(grid, clues, trial_room=trial_room)
     prop.enable_probing(lambda s: range(grid.size))
     seen = set()  # (whether a trial ran, the cells the island needed) of each listing
     listed = module._Shapes._completions

@@ -130,6 +130,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 
 from ..core.clue_grid import Bitboard
@@ -1212,9 +1213,9 @@ class _Shapes:
         self.limit, self.leaves, self.maxroom = SHAPE_NODES, SHAPE_LEAVES, SHAPE_ROOM
         # (part, reach, its candidate sets) of the last `_BASES` enumerations that
         # finished, the latest first (`_candidates`)
-        self.bases: list[tuple[int, int, list[tuple[int, int]]]] = []
+        self.bases: deque[tuple[int, int, list[tuple[int, int]]]] = deque(maxlen=_BASES)
         # (part, reach) of the last `_BASES` enumerations that ran past the limits
-        self.crowded: list[tuple[int, int]] = []
+        self.crowded: deque[tuple[int, int]] = deque(maxlen=_BASES)
         # Its last run in the current line of the search, noted with the cells it read
         # (`_news`)
         self.since = Since()
@@ -1374,11 +1375,9 @@ class _Shapes:
         try:
             sets = [(bits, around(bits)) for bits in self._grow(region, part)]
         except _TooMany:
-            self.crowded.insert(0, (part, reach))
-            del self.crowded[_BASES:]
+            self.crowded.appendleft((part, reach))
             raise
-        self.bases.insert(0, (part, reach, sets))
-        del self.bases[_BASES:]
+        self.bases.appendleft((part, reach, sets))
         return sets
 
     def _grow(self, region: _Region, part: int) -> list[int]:
