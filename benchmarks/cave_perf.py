@@ -13,7 +13,9 @@ cannot, so it only solves, which makes the comparison conservative for
 twinsolve. A run counts as solved when it returns `solved`, passes
 `verify`, equals the published solution and (for twinsolve's back-ends)
 proves it unique. Each back-end gets one untimed warm-up run first, so
-imports are not counted.
+imports are not counted, and each run starts after a garbage collection
+outside its clock, so it pays for no earlier run's garbage
+(`twinsolve.system.memory.collect_leftovers`).
 
 Printed per back-end: solved / wrong / other, median and maximum wall time
 and nodes over its solved runs (CP-SAT branches, SAT decisions, hand search
@@ -54,6 +56,7 @@ from twinsolve.core.result import Result, Status
 from twinsolve.core.run import run
 from twinsolve.puzzles.cave import rules as cave
 from twinsolve.puzzles.cave.puzzlekit import read_dataset
+from twinsolve.system.memory import collect_leftovers, keep_imports
 
 __all__ = ["main", "BackendRuns", "benchmark", "report", "default_dataset",
            "CONNECTIVITY_SPECS", "PEERS"]
@@ -127,7 +130,9 @@ def benchmark(pairs: Sequence[tuple[str, cave.Instance]], specs: Sequence[str],
             if warm.status is Status.UNSUPPORTED:
                 runs.other = {key: f"unsupported: {warm.message}" for key, _ in pairs}
                 continue
+            keep_imports()
         for key, instance in pairs:
+            collect_leftovers()  # the run before's garbage is not this one's (system.memory)
             started = time.perf_counter()
             result = run(instance, spec, limits)
             seconds = time.perf_counter() - started

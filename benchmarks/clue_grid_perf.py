@@ -4,7 +4,9 @@ The scripts of Slitherlink and Nurikabe (`benchmarks.slitherlink_perf`,
 `benchmarks.nurikabe_perf`) are one script over a puzzle's name: `main`
 runs every chosen back-end on every puzzle of a puzzlekit-dataset JSON file
 through `twinsolve.core.run.run`, the back-ends taking turns puzzle by puzzle
-(`solve_all`), prints the table (`report`), the grades the generator gives
+(`solve_all`; each run starts after a garbage collection outside its clock,
+so it pays for no earlier run's garbage: `twinsolve.system.memory`'s
+`collect_leftovers`), prints the table (`report`), the grades the generator gives
 the corpus (`grades`) and the time it takes to generate new puzzles
 (`generation`). `benchmarks.cave_perf` reads the same corpus
 (`corpus_dataset`) and prints its problem runs the same way
@@ -29,6 +31,7 @@ from twinsolve.core.limits import Limits
 from twinsolve.core.result import Status
 from twinsolve.core.run import run
 from twinsolve.generation.driver import find_one, make_plan
+from twinsolve.system.memory import collect_leftovers, keep_imports
 
 __all__ = ["corpus_dataset", "Runs", "solve_all", "report", "problem_lines", "grades",
            "generation", "main", "PEERS"]
@@ -77,9 +80,11 @@ def solve_all(pairs, specs: Sequence[str], timeout: float) -> list[Runs]:
     table = [Runs(spec) for spec in specs]
     for runs in table:  # warm-up: imports and first-call costs are not measured
         run(pairs[0][1], runs.spec, Limits(unique=not runs.peer, timeout=timeout))
+    keep_imports()
     for key, instance in pairs:
         for runs in table:
             limits = Limits(unique=not runs.peer, timeout=timeout)
+            collect_leftovers()  # the run before's garbage is not this one's (system.memory)
             started = time.perf_counter()
             result = run(instance, runs.spec, limits)
             runs.judge(key, instance, result, time.perf_counter() - started)
@@ -159,6 +164,7 @@ def generation(puzzle: str, generate: ModuleType, count: int,
         for seed in range(count):
             plan = make_plan(puzzle, seed=seed, level=level, size=(10, 10),
                              symmetric=symmetric)
+            collect_leftovers()
             started = time.perf_counter()
             find_one(plan, 0)
             times.append(time.perf_counter() - started)

@@ -6,20 +6,27 @@ then answer as `hand`: `fault-spin` burns 0.5 s of CPU, `fault-sleep` sleeps
 three (their memory must not overlap), and the database must hold what each
 cost: CPU time that is the run's own (the sleep costs none, so the worker's
 waiting is not counted either), the peak memory the run added, and the
-host's load when it started.
+host's load when it started. `fault-litter` leaves garbage whose freeing
+burns 0.5 s of CPU and starts with a full collection: two of its runs in a
+row on one worker each cost little only if the worker frees the garbage
+between runs, off their clocks.
 """
 
 from __future__ import annotations
 
+import gc
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
-from twinsolve.backends.faults import COST_S, HOLD_MB
+from twinsolve.backends.faults import COST_S, HOLD_MB, litter
 from twinsolve.bench.plan import Budget
 from twinsolve.bench.results import load
 from twinsolve.bench.suite import SuiteConfig, run_suite
+from twinsolve.core.limits import Limits
+from twinsolve.puzzles.lightsout.rules import parse
 
 
 @pytest.fixture(scope="module")
@@ -63,3 +70,24 @@ def test_measurements_are_stored_and_read_back(measured):
         and session["load_end"] is not None and session["ram_mb"] > 0
     row = next(r for r in data.totals if r["backend"] == "fault-hold")
     assert row["median_mem_mb"] == runs["fault-hold"].mem_mb
+
+
+def test_the_litter_left_costs_its_finalizer_when_collected():
+    litter(parse("lightsout 2 2\n11\n11\n"), Limits(timeout=30))
+    started = time.process_time()
+    gc.collect()
+    assert time.process_time() - started >= COST_S * 0.9
+
+
+def test_a_run_pays_for_no_earlier_runs_garbage(tmp_path):
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    for name, board in (("a", "111\n111\n111"), ("b", "010\n111\n010"), ("c", "100\n000\n001")):
+        (folder / f"{name}.txt").write_text(f"lightsout 3 3\n{board}\n")
+    outcome = run_suite(SuiteConfig([folder], ["fault-litter"], Budget(timeout=30),
+                                    db=tmp_path / "m.sqlite", jobs=1))
+    runs = outcome.records
+    assert len(runs) == 3 and {r.status.value for r in runs} == {"optimal"}
+    # Each but the first would free the litter of the run before at its start, on its
+    # own clock, were it not freed between the runs.
+    assert all(r.cpu_s < COST_S / 2 for r in runs), [r.cpu_s for r in runs]

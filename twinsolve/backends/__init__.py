@@ -31,5 +31,7 @@ FAULTS = tuple(
                        ("wrong", "answers what verify rejects"),
                        ("spin", "burns 0.5 s of CPU, then answers as hand"),
                        ("sleep", "sleeps 0.5 s, then answers as hand"),
-                       ("hold", "holds 200 MB for 0.3 s, then answers as hand"))
+                       ("hold", "holds 200 MB for 0.3 s, then answers as hand"),
+                       ("litter", "leaves garbage whose freeing burns 0.5 s of CPU, then answers "
+                                  "as hand"))
 )

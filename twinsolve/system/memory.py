@@ -26,6 +26,15 @@ Two questions, two tools:
   (`note_forked`), and a run counts the forked calls' largest growth, and
   a rise of the children's peak only when a forked call does not explain it.
 
+Garbage another run left. Python's cyclic collector runs when allocations
+pass its thresholds, so what one run left unreachable in a reference cycle
+is freed in the middle of whichever run comes next, on that run's clock and
+within its memory. A measured run therefore starts with `collect_leftovers`
+(a full collection, untimed), after `keep_imports` once the imports are
+done (`gc.freeze`: what is alive then is never scanned again, so the
+collection before each run costs what later work left, not the ~70,000
+objects of every puzzle's imports: about 15 ms a run otherwise).
+
 Linux reads /proc/self/statm and /proc/self/status; elsewhere the resident
 size reads as 0, the peak comes from getrusage, and without a reset a run's
 own peak counts only when it passes every earlier peak (and `stale` is
@@ -34,13 +43,14 @@ true once that peak is over the budget).
 
 from __future__ import annotations
 
+import gc
 import os
 import resource
 import sys
 
 __all__ = ["mapped_bytes", "address_space_left", "resident_bytes", "peak_resident_bytes",
            "children_peak_bytes", "reset_peak", "private_bytes", "start_own_peak", "own_peak_above",
-           "note_forked", "RunMemory"]
+           "note_forked", "RunMemory", "keep_imports", "collect_leftovers"]
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 _RU_MAXRSS_UNIT = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
@@ -74,6 +84,24 @@ def private_bytes(pid: int) -> int:
     except (OSError, ValueError, IndexError):
         private = []
     return sum(private) if private else resident_bytes(pid)
+
+
+def keep_imports() -> None:
+    """Leave everything alive now out of the collector's later passes (`gc.freeze`, after a
+    full collection): a long-lived process calls it once its imports and warm-up are done,
+    so that `collect_leftovers` scans only what came after (the module docstring)."""
+    gc.collect()
+    gc.freeze()
+
+
+def collect_leftovers() -> None:
+    """Free the garbage earlier work left (a full collection): called before a measured run,
+    outside its clocks, so the run pays for no other run's cycles.
+
+    Why: a puzzlekit run stopped at its time limit on 261_20x36 of the janko.at Nurikabe
+    corpus leaves a CP-SAT model behind whose freeing took 0.6 s, and `hand` on the next
+    puzzle (0.24 s alone) was measured at 0.94 s (`benchmarks.nurikabe_perf`)."""
+    gc.collect()
 
 
 def address_space_left() -> int | None:
