@@ -24,10 +24,13 @@ print to file descriptor 1, so fd 1 is pointed at stderr and only the worker
 writes the protocol stream.
 
 Before each task, outside its clocks, the worker frees the garbage earlier
-tasks left (twinsolve.system.memory's `collect_leftovers`), so no run pays
-for another's: the collector would otherwise free it in the middle of the
-next run (a peer's CP-SAT model left by a time-out took 0.6 s to free). The
-imports are left out of those collections once warmed up (`keep_imports`).
+tasks left and has the C allocator settle what was freed
+(twinsolve.system.memory's `collect_leftovers`), so no run pays for
+another's: the collector would otherwise free it in the middle of the next
+run (a peer's CP-SAT model left by a time-out took 0.6 s to free), and the
+allocator merge the freed chunks at the next run's first large request (1.1
+s of CPU after 1.3 GB freed). The imports are left out of those collections
+once warmed up (`keep_imports`).
 
 Memory (`memory_mb`, the `--memory` budget) is what the run adds, not what the
 worker holds: its ~100 MB of imports are not the run's doing. Before each

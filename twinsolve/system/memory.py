@@ -30,7 +30,7 @@ Garbage another run left. Python's cyclic collector runs when allocations
 pass its thresholds, so what one run left unreachable in a reference cycle
 is freed in the middle of whichever run comes next, on that run's clock and
 within its memory. A measured run therefore starts with `collect_leftovers`
-(a full collection, untimed), after `keep_imports` once the imports are
+(a full collection, then the C allocator's trim, untimed), after `keep_imports` once the imports are
 done (`gc.freeze`: what is alive then is never scanned again, so the
 collection before each run costs what later work left, not the ~70,000
 objects of every puzzle's imports: about 15 ms a run otherwise).
@@ -43,14 +43,17 @@ true once that peak is over the budget).
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import gc
 import os
 import resource
 import sys
+from collections.abc import Callable
 
 __all__ = ["mapped_bytes", "address_space_left", "resident_bytes", "peak_resident_bytes",
            "children_peak_bytes", "reset_peak", "private_bytes", "start_own_peak", "own_peak_above",
-           "note_forked", "RunMemory", "keep_imports", "collect_leftovers"]
+           "note_forked", "RunMemory", "keep_imports", "collect_leftovers", "allocator_trim"]
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 _RU_MAXRSS_UNIT = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
@@ -95,13 +98,31 @@ def keep_imports() -> None:
 
 
 def collect_leftovers() -> None:
-    """Free the garbage earlier work left (a full collection): called before a measured run,
-    outside its clocks, so the run pays for no other run's cycles.
+    """Free the garbage earlier work left (a full collection), and have the C allocator
+    settle what was freed (glibc's `malloc_trim`, where there is one): called before a
+    measured run, outside its clocks, so the run pays for no other run's leftovers.
 
-    Why: a puzzlekit run stopped at its time limit on 261_20x36 of the janko.at Nurikabe
-    corpus leaves a CP-SAT model behind whose freeing took 0.6 s, and `hand` on the next
-    puzzle (0.24 s alone) was measured at 0.94 s (`benchmarks.nurikabe_perf`)."""
+    Why, the collection: a puzzlekit run stopped at its time limit on 261_20x36 of the
+    janko.at Nurikabe corpus leaves a CP-SAT model behind whose freeing took 0.6 s, and
+    `hand` on the next puzzle (0.24 s alone) was measured at 0.94 s
+    (`benchmarks.nurikabe_perf`). The allocator: glibc merges the chunks a large free
+    left (1.3 GB after a puzzlekit run stopped on 1030_32x32) only at a later, larger
+    request, so `hand` on the next puzzle, 0.008 s alone, took 1.1 s of CPU even after
+    the collection; trimmed first, 0.008 s (and the memory goes back to the system, so
+    the next run's baseline is its own)."""
     gc.collect()
+    trim = allocator_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def allocator_trim() -> Callable[[int], int] | None:
+    """glibc's `malloc_trim`, or None where the C library has none (macOS, musl)."""
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
 
 
 def address_space_left() -> int | None:
