@@ -90,6 +90,9 @@ def _over_budget(result: Result, memory: RunMemory, memory_mb: int | None) -> Re
 
 
 def _run_task(task: dict[str, Any]) -> dict[str, Any]:
+    # Earlier runs' garbage, freed now rather than while this run is timed, and before the
+    # address-space cap below is set from what the process maps.
+    collect_leftovers()
     limits = Limits.from_json(task["limits"])
     memory_mb = task.get("memory_mb")
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
@@ -97,7 +100,6 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
         cap = mapped_bytes() + memory_mb * (1 << 20) + _ADDRESS_SLACK
         resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY
                                                 else min(cap, hard), hard))
-    collect_leftovers()  # earlier runs' garbage, freed now rather than while this run is timed
     memory = RunMemory()  # before the clocks start: resetting the peak takes a moment
     start, wall = _cpu_seconds(), time.perf_counter()
     try:

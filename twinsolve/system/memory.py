@@ -30,10 +30,11 @@ Garbage another run left. Python's cyclic collector runs when allocations
 pass its thresholds, so what one run left unreachable in a reference cycle
 is freed in the middle of whichever run comes next, on that run's clock and
 within its memory. A measured run therefore starts with `collect_leftovers`
-(a full collection, then the C allocator's trim, untimed), after `keep_imports` once the imports are
-done (`gc.freeze`: what is alive then is never scanned again, so the
-collection before each run costs what later work left, not the ~70,000
-objects of every puzzle's imports: about 15 ms a run otherwise).
+(a full collection, then the C allocator's trim, untimed), after
+`keep_imports` once the imports are done (`gc.freeze`: what is alive then
+is never scanned again, so the collection before each run costs what later
+work left, not the ~70,000 objects of every puzzle's imports: about 15 ms a
+run otherwise).
 
 Linux reads /proc/self/statm and /proc/self/status; elsewhere the resident
 size reads as 0, the peak comes from getrusage, and without a reset a run's
